@@ -1,0 +1,383 @@
+"""The commands of DESIGN.md section 7. Each parses its arguments, calls the library, prints.
+
+Exit codes: 0 ok, 1 rejected or not verified (any :class:`PbemError`), 2 usage. A user error is
+one clear message on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import click
+import typer
+
+from pbem import __version__
+from pbem.core.errors import PbemError, UsageError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Play-by-email adjudicator for Greek-myth board games.",
+                  context_settings={"help_option_names": ["-h", "--help"]})
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"pbem {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option("--version", "-V", callback=_version,
+                                                 is_eager=True, help="Print the version.")]
+          = False) -> None:
+    """pbem: signed orders, sealed commitments, verifiable dice, a hash-chained ledger."""
+
+
+def _passphrase_prompt(path: Path) -> object:
+    import getpass
+
+    if not sys.stdin.isatty():
+        return None
+    return lambda: getpass.getpass(f"Passphrase for {path}: ")
+
+
+def _load_key(path: Path):  # type: ignore[no-untyped-def]
+    from pbem.core import keys
+
+    return keys.load_private_key(path, _passphrase_prompt(path))  # type: ignore[arg-type]
+
+
+def _open(directory: Path):  # type: ignore[no-untyped-def]
+    from pbem import games
+    from pbem.core.campaign import open_campaign
+
+    return open_campaign(directory, games.get)
+
+
+def _text(data: bytes, source: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PbemError(f"{source}: not UTF-8 text (byte {exc.start}); send the order file "
+                        "as plain text") from None
+
+
+def _read(path: str) -> tuple[bytes, str]:
+    if path == "-":
+        return sys.stdin.buffer.read(), "<stdin>"
+    p = Path(path)
+    if not p.is_file():
+        raise UsageError(f"{path}: no such file")
+    return p.read_bytes(), path
+
+
+@app.command()
+def games() -> None:
+    """List the games this installation can run."""
+    from pbem import games as registry
+
+    for name in registry.names():
+        rs = registry.get(name)
+        typer.echo(f"{name:14} {rs.title} ({rs.min_players}-{rs.max_players} players)")
+
+
+@app.command()
+def keygen(path: Path, comment: Annotated[str, typer.Option(help="Key comment.")] = "") -> None:
+    """Write a new OpenSSH ed25519 key: PATH (mode 0600) and PATH.pub."""
+    from pbem.core import keys
+
+    key = keys.generate_key()
+    keys.write_keypair(path, key, comment)
+    typer.echo(f"wrote {path} and {path}.pub")
+    typer.echo(keys.public_key_line(key.public_key(), comment))
+
+
+@app.command()
+def new(
+    game: str, directory: Annotated[Path, typer.Argument(metavar="DIR")],
+    gm_key: Annotated[Path, typer.Option("--gm-key", help="The GM's ed25519 private key.")],
+    player: Annotated[list[str], typer.Option(help="NAME=PUBKEY (a .pub file or the key line); "
+                                               "repeat for every player.")],
+    option: Annotated[list[str] | None, typer.Option(help="K=V game option; repeatable.")] = None,
+    campaign_id: Annotated[str | None, typer.Option("--id", help="Campaign id (default: DIR's "
+                                                    "name).")] = None,
+    chain_length: Annotated[int, typer.Option(help="Records the seed chains allow.")] = 4096,
+) -> None:
+    """Create a campaign: signed campaign.toml, allowed_signers, the GM's secrets under gm/."""
+    from pbem import games as registry
+    from pbem.core import campaign, keys
+
+    ruleset = registry.get(game)
+    players: dict[str, bytes] = {}
+    for item in player:
+        name, sep, pub = item.partition("=")
+        if not sep:
+            raise UsageError(f"--player {item!r}: write NAME=PUBKEY")
+        if name in players:
+            raise UsageError(f"--player {name} given twice")
+        players[name] = keys.load_public_key(pub)
+    options: dict[str, str] = {}
+    for item in option or []:
+        k, sep, v = item.partition("=")
+        if not sep:
+            raise UsageError(f"--option {item!r}: write K=V")
+        options[k] = v
+    key = _load_key(gm_key)
+    cid = campaign_id or directory.absolute().name
+    campaign.create(directory, ruleset, campaign_id=cid, gm_key=key,
+                    gm_key_path=str(gm_key.absolute()), players=players, options=options,
+                    chain_length=chain_length)
+    typer.echo(f"created campaign {cid} ({ruleset.title}) in {directory}")
+    typer.echo(f"next: send each player `pbem form {directory} --player NAME` (phase t00.join)")
+
+
+@app.command()
+def form(directory: Annotated[Path, typer.Argument(metavar="DIR")],
+         player: Annotated[str, typer.Option(help="The player the form is for.")]) -> None:
+    """Print the order form of the open phase for PLAYER."""
+    import secrets
+
+    from pbem.core import engine
+    from pbem.core.forms import render_form
+
+    c = _open(directory)
+    if player not in c.players:
+        raise UsageError(f"{player!r} is not a player of {c.id}")
+    _, state, phase = engine.open_phase(c)
+    if phase is None:
+        raise PbemError("the game is over: no phase is open")
+    if player not in phase.actors:
+        raise PbemError(f"{player} does not give orders in phase {phase.id} "
+                        f"(acting: {', '.join(phase.actors) or 'nobody'})")
+    view = c.ruleset.view(state, player) if state is not None else {}
+    typer.echo(render_form(c.id, player, phase, c.ruleset.order_form(view, phase, player),
+                           secrets.token_hex(32), secrets.token_hex(32)), nl=False)
+
+
+@app.command()
+def sign(file: str, key: Annotated[Path, typer.Option(help="Your ed25519 private key.")],
+         output: Annotated[Path | None, typer.Option("-o", "--output", help="Write here "
+                                                     "instead of stdout.")] = None,
+         keep_entropy: Annotated[bool, typer.Option(help="Keep the form's salt and entropy "
+                                                    "instead of fresh ones.")] = False) -> None:
+    """Sign the order blocks of FILE with KEY (fresh salt and entropy unless --keep-entropy)."""
+    from pbem.core.fsutil import atomic_write
+    from pbem.core.signing import sign_text
+
+    data, source = _read(file)
+    k = _load_key(key)
+    signed = sign_text(_text(data, source), k, source=source,
+                       **({"fresh": None} if keep_entropy else {}))
+    if output is None:
+        typer.echo(signed, nl=False)
+    else:
+        atomic_write(output, signed.encode())
+        typer.echo(f"wrote {output}", err=True)
+
+
+@app.command()
+def verify(file: str, campaign: Annotated[Path, typer.Option(help="The campaign directory.")]
+           ) -> None:
+    """Check FILE as the GM would (signature, envelope, rules) without submitting it."""
+    from pbem.core import armor, engine
+
+    data, source = _read(file)
+    c = _open(campaign)
+    blocks = armor.extract(_text(data, source), source)
+    if not blocks:
+        raise PbemError(f"{source}: no order block found")
+    if not c.is_gm:
+        for block in blocks:
+            order = engine.check_order_public(c, block, source)
+            typer.echo(f"ok: {order.player} {order.envelope.phase} commitment "
+                       f"{order.commitment} (signature, campaign, player and phase checked; "
+                       "the rules need the GM's state)")
+        return
+    _, state, phase = engine.open_phase(c)
+    for block in blocks:
+        order = engine.check_order(c, block, state, phase, source)
+        typer.echo(f"ok: {order.player} {order.envelope.phase} commitment {order.commitment}")
+
+
+@app.command()
+def commit(file: str) -> None:
+    """Print the commitment of every order block in FILE (post it before the deadline)."""
+    from pbem.core import armor
+
+    data, source = _read(file)
+    blocks = armor.extract(_text(data, source), source)
+    if not blocks:
+        raise PbemError(f"{source}: no order block found")
+    for block in blocks:
+        typer.echo(block.commitment)
+
+
+@app.command()
+def submit(directory: Annotated[Path, typer.Argument(metavar="DIR")],
+           files: Annotated[list[str], typer.Argument(metavar="FILE...")]) -> None:
+    """Submit order files: every file is kept in the inbox; prints a receipt or the errors."""
+    from pbem.core import engine
+
+    c = _open(directory)
+    failed = False
+    for f in files:
+        data, source = _read(f)
+        result = engine.submit(c, data, source)
+        head = engine.head(c)
+        for r in result.receipts:
+            typer.echo(f"receipt: {source}: {r.status} orders of {r.player} for {r.phase}; "
+                       f"commitment {r.commitment}; ledger head {head.seq} {head.prev_hash}; "
+                       f"inbox {result.inbox.name}")
+        for e in result.errors:
+            failed = True
+            typer.echo(f"rejected: {e.render()}", err=True)
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def status(directory: Annotated[Path, typer.Argument(metavar="DIR")]) -> None:
+    """The open phase and who has submitted (with commitments)."""
+    from pbem.core import engine
+
+    c = _open(directory)
+    seq, _, phase = engine.open_phase(c)
+    head = engine.head(c)
+    typer.echo(f"campaign {c.id} ({c.ruleset.title})")
+    typer.echo(f"ledger: {seq} records, head {head.prev_hash}")
+    if phase is None:
+        typer.echo("the game is over")
+        return
+    typer.echo(f"open phase: {phase.id}{' (' + phase.title + ')' if phase.title else ''}"
+               f"{', sealed' if phase.sealed else ''}")
+    deadline = c.settings().get("deadlines", {}).get(phase.id, "") if c.is_gm else ""
+    if deadline:
+        typer.echo(f"deadline: {deadline}")
+    pending = engine.pending_orders(c, phase) if c.is_gm else {}
+    for p in phase.actors:
+        typer.echo(f"  {p:12} " + (f"submitted {pending[p].commitment}" if p in pending
+                                   else "missing"))
+    if phase.automatic:
+        typer.echo("  (automatic phase: nobody submits; run pbem adjudicate)")
+
+
+@app.command()
+def adjudicate(directory: Annotated[Path, typer.Argument(metavar="DIR")],
+               force: Annotated[bool, typer.Option(help="Deadline passed: apply the default "
+                                                   "orders of missing players.")] = False,
+               gm_key: Annotated[Path | None, typer.Option(help="The GM key (default: the one "
+                                                           "given to pbem new).")] = None
+               ) -> None:
+    """Adjudicate the open phase (and any automatic phases after it)."""
+    from pbem.core import engine, report
+
+    c = _open(directory)
+    key_path = gm_key or Path(str(c.settings().get("gm_key", "")))
+    written = engine.adjudicate(c, lambda: _load_key(key_path), force=force,
+                                write_reports=report.write_reports)
+    for k in written:
+        typer.echo(f"wrote ledger record {k:06d}")
+    _, _, phase = engine.open_phase(c)
+    typer.echo(f"open phase: {phase.id}" if phase else "the game is over")
+
+
+@app.command()
+def report(directory: Annotated[Path, typer.Argument(metavar="DIR")],
+           player: Annotated[str | None, typer.Option(help="The player (omit for the public "
+                                                      "gazette).")] = None,
+           fmt: Annotated[str, typer.Option("--format", help="txt")] = "txt",
+           seq: Annotated[int | None, typer.Option(help="Record number (default: the "
+                                                   "latest).")] = None) -> None:
+    """Render PLAYER's report (or the gazette) for a record."""
+    from pbem.core import ledger
+    from pbem.core import report as report_mod
+
+    c = _open(directory)
+    k = seq if seq is not None else ledger.count(c.ledger_dir)
+    typer.echo(report_mod.render(c, k, player, fmt), nl=False)
+
+
+@app.command()
+def audit(directory: Annotated[Path, typer.Argument(metavar="DIR")],
+          seq: Annotated[int | None, typer.Option(help="With --explain: the record.")] = None,
+          explain: Annotated[bool, typer.Option(help="Print every draw of record --seq with "
+                                                "its derivation.")] = False,
+          quiet: Annotated[bool, typer.Option("-q", "--quiet")] = False) -> None:
+    """Check signatures, chains, dice, commitments; re-adjudicate every phase that can be."""
+    from pbem.core import audit as audit_mod
+
+    if explain and seq is None:
+        raise UsageError("--explain needs --seq N")
+    c = _open(directory)
+    result = audit_mod.audit(c, (lambda _: None) if quiet and not explain else typer.echo,
+                             explain=seq if explain else None)
+    typer.echo(f"audit passed: {result.records} records"
+               + (", every phase re-adjudicated" if result.replayed else ", public checks only"))
+
+
+@app.command()
+def export(directory: Annotated[Path, typer.Argument(metavar="DIR")],
+           out: Annotated[Path, typer.Argument(metavar="OUT")]) -> None:
+    """Copy the public part of the campaign (everything but gm/) to OUT."""
+    import shutil
+
+    c = _open(directory)
+    if out.exists():
+        raise UsageError(f"{out} exists; give a new directory")
+    shutil.copytree(c.root, out, ignore=lambda d, names: [
+        n for n in names if (Path(d) == c.root and n == "gm") or n.startswith(".")])
+    typer.echo(f"exported the public part of {c.id} to {out}")
+
+
+@app.command()
+def demo(game: str,
+         players: Annotated[int, typer.Option(help="Number of bot players.")] = 4,
+         seed: Annotated[str, typer.Option(help="Seed: the same seed gives the same "
+                                           "files.")] = "1",
+         directory: Annotated[Path | None, typer.Option("--dir", help="Where to put it "
+                                                        "(default: a new temp dir).")] = None,
+         option: Annotated[list[str] | None, typer.Option(help="K=V game option.")] = None,
+         ) -> None:
+    """Play a whole campaign with bot players through sign/submit/adjudicate, then audit it."""
+    import tempfile
+
+    from pbem import games as registry
+    from pbem.core import demo as demo_mod
+
+    ruleset = registry.get(game)
+    root = directory or Path(tempfile.mkdtemp(prefix=f"pbem-demo-{game}-"))
+    options = dict(item.partition("=")[::2] for item in option or [])
+    result = demo_mod.run(ruleset, root, players=players, seed=seed, options=options,
+                          resolve=registry.get, say=typer.echo)
+    if result.result:
+        for k, v in result.result.items():
+            typer.echo(f"{k}: {v}")
+    typer.echo(f"files: {result.campaign_dir} (keys in {root / 'keys'})")
+
+
+def run(args: list[str]) -> int:
+    try:
+        # In non-standalone mode click returns the code of a typer.Exit instead of raising it.
+        code = app(args=args, prog_name="pbem", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except click.exceptions.Abort:
+        typer.echo("pbem: aborted", err=True)
+        return 1
+    except UsageError as exc:
+        typer.echo(f"pbem: {exc}", err=True)
+        return 2
+    except PbemError as exc:
+        typer.echo(f"pbem: {exc}", err=True)
+        return 1
+    except KeyboardInterrupt:
+        typer.echo("pbem: interrupted", err=True)
+        return 130
+    except OSError as exc:
+        typer.echo(f"pbem: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), err=True)
+        return 1
+    return code if isinstance(code, int) else 0

@@ -1,0 +1,337 @@
+"""``pbem audit``: everything DESIGN.md sections 3-5 define, checked by replay.
+
+Pass 1 streams the ledger and checks what anyone can check at any time: the GM's signatures,
+the hash chain of records, the seed chain, the entropy mix, every public draw, and every
+published order file (signature, envelope, commitment, entropy). Pass 2 re-adjudicates every
+phase from the previous state and rebuilds each record byte for byte; it needs the sealed
+orders and the sealed chain, so it runs on the GM's directory at any time and on a public copy
+once the game is over and everything has been revealed. The first failure is raised as an
+:class:`AuditError` naming the record and field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.core import armor, dice, ledger, sshsig
+from pbem.core import orders as orders_mod
+from pbem.core.campaign import Campaign
+from pbem.core.errors import AuditError, PbemError
+from pbem.core.orders import OrderFile
+from pbem.core.ruleset import State
+
+Say = Callable[[str], None]
+
+
+@dataclass
+class AuditResult:
+    records: int = 0
+    replayed: bool = False
+    game_over: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Seen:
+    """What pass 1 keeps of each record for pass 2 (small: no order texts, no events)."""
+
+    phase: str
+    seed: bytes
+    mix: bytes
+    sealed_count: int
+    sealed_digest: str
+
+
+def _verify_detached(campaign: Campaign, data: bytes, sig_path_name: str, seq: int | None,
+                     what: str) -> None:
+    path = campaign.root / sig_path_name
+    if not path.is_file():
+        raise AuditError(seq, "signature", f"{sig_path_name} is missing")
+    try:
+        sig = sshsig.parse_armor(path.read_text())
+        sshsig.verify(data, sig, sshsig.NAMESPACE_LEDGER, [campaign.gm_public_key()])
+    except PbemError as exc:
+        raise AuditError(seq, "signature", f"{what}: {exc}") from None
+
+
+def _hex32(record: dict[str, Any], key: str, seq: int | None) -> bytes:
+    value = record.get(key)
+    if not isinstance(value, str) or len(value) != 64:
+        raise AuditError(seq, key, "missing or not 64 hex digits")
+    try:
+        return bytes.fromhex(value)
+    except ValueError:
+        raise AuditError(seq, key, "not hex") from None
+
+
+def _check_order_text(campaign: Campaign, text: str, seq: int, field_name: str, player: str,
+                      phase: str, commitment: str, entropy: str) -> OrderFile:
+    try:
+        blocks = armor.extract(text, field_name)
+        if len(blocks) != 1:
+            raise AuditError(seq, field_name, "must hold exactly one order block")
+        order = orders_mod.parse(blocks[0], field_name)
+        orders_mod.check_signature(order, campaign.signers, field_name)
+    except PbemError as exc:
+        if isinstance(exc, AuditError):
+            raise
+        raise AuditError(seq, field_name, str(exc)) from None
+    env = order.envelope
+    if (env.campaign, env.player, env.phase) != (campaign.id, player, phase):
+        raise AuditError(seq, field_name, f"envelope says campaign {env.campaign!r}, player "
+                         f"{env.player!r}, phase {env.phase!r}")
+    if order.commitment != commitment:
+        raise AuditError(seq, field_name, f"commitment is {order.commitment}, the record "
+                         f"committed to {commitment}")
+    if env.entropy != entropy:
+        raise AuditError(seq, field_name, "entropy differs from the record's [entropy] entry")
+    if order.canonical_text() != text:
+        raise AuditError(seq, field_name, "not in canonical form")
+    return order
+
+
+def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None = None
+          ) -> AuditResult:
+    """Audit the campaign; raises :class:`AuditError` at the first failure."""
+    result = AuditResult()
+    cfg = campaign.config
+    _verify_detached(campaign, campaign.campaign_bytes, "campaign.toml.sig", None,
+                     "campaign.toml")
+    seed_anchor = _hex32(cfg, "seed_anchor", None)
+    sealed_anchor = _hex32(cfg, "sealed_anchor", None)
+    say(f"campaign.toml: signed by gm {sshsig.fingerprint(campaign.gm_public_key())}")
+    sealed_head: bytes | None = None
+    if campaign.is_gm:
+        s_head, sealed_head = campaign.heads()
+        if dice.chain_anchor(s_head, campaign.chain_length) != seed_anchor:
+            raise AuditError(None, "seed_anchor", "does not match the GM's secret seed head")
+        if dice.chain_anchor(sealed_head, campaign.chain_length) != sealed_anchor:
+            raise AuditError(None, "sealed_anchor", "does not match the GM's secret sealed head")
+
+    # ---- pass 1: what is public -------------------------------------------------------
+    seen: list[_Seen] = []
+    revealed_texts: dict[tuple[int, str], str] = {}
+    sealed_commits: dict[tuple[int, str], tuple[str, str, str]] = {}
+    prev_hash = ledger.file_hash(campaign.campaign_bytes)
+    prev_seed, prev_mix = seed_anchor, dice.mix_initial(campaign.id)
+    final: dict[str, Any] | None = None
+    for seq, data in ledger.iter_records(campaign.ledger_dir):
+        if final is not None:
+            raise AuditError(seq, "seq", "a record follows the game's final record")
+        name = ledger.record_name(seq)
+        _verify_detached(campaign, data, f"ledger/{name}.sig", seq, name)
+        try:
+            rec = ledger.load(data, name)
+        except PbemError as exc:
+            raise AuditError(seq, "format", str(exc)) from None
+        if rec.get("format") != ledger.LEDGER_FORMAT:
+            raise AuditError(seq, "format", f"is {rec.get('format')!r}")
+        if rec.get("seq") != seq:
+            raise AuditError(seq, "seq", f"is {rec.get('seq')!r}")
+        if rec.get("prev") != prev_hash:
+            raise AuditError(seq, "prev", "is not the sha256 of the previous record's bytes")
+        s_k = _hex32(rec, "seed", seq)
+        if hashlib.sha256(s_k).digest() != prev_seed:
+            raise AuditError(seq, "seed", "sha256(seed) is not the previous record's seed "
+                             "(or seed_anchor)")
+        phase = rec.get("phase")
+        commitments, entropy = rec.get("commitments", {}), rec.get("entropy", {})
+        if not isinstance(phase, str) or not isinstance(commitments, dict) or not isinstance(
+                entropy, dict):
+            raise AuditError(seq, "phase", "phase, [commitments] or [entropy] malformed")
+        if set(commitments) != set(entropy):
+            raise AuditError(seq, "entropy", "players differ from [commitments]")
+        mix = dice.mix_next(prev_mix, entropy)
+        if rec.get("mix") != mix.hex():
+            raise AuditError(seq, "mix", f"recomputes to {mix.hex()}")
+        for player, text in rec.get("orders", {}).items():
+            if player not in commitments:
+                raise AuditError(seq, f"orders.{player}", "published without a commitment")
+            _check_order_text(campaign, text, seq, f"orders.{player}", player, phase,
+                              commitments[player], entropy[player])
+        for player in commitments:
+            if player not in rec.get("orders", {}):
+                sealed_commits[(seq, player)] = (phase, commitments[player], entropy[player])
+        for i, item in enumerate(rec.get("revealed", [])):
+            key: tuple[int, str] = (item.get("seq"), item.get("player"))
+            if key not in sealed_commits:
+                raise AuditError(seq, f"revealed[{i}]", f"no sealed commitment of {key}")
+            r_phase, r_commit, r_entropy = sealed_commits.pop(key)
+            _check_order_text(campaign, item.get("text", ""), seq, f"revealed[{i}]", key[1],
+                              r_phase, r_commit, r_entropy)
+            revealed_texts[key] = item["text"]
+        key_pub = dice.phase_key(s_k, campaign.id, phase, mix, sealed=False)
+        for j, d in enumerate(rec.get("draws", [])):
+            if d.get("i") != j:
+                raise AuditError(seq, f"draws[{j}].i", f"is {d.get('i')!r}")
+            try:
+                value = dice.draw_value(key_pub, j, d["label"], d["n"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise AuditError(seq, f"draws[{j}]", f"malformed: {exc}") from None
+            if value != d.get("value"):
+                raise AuditError(seq, f"draws[{j}].value", f"recomputes to {value}, "
+                                 f"the record says {d.get('value')}")
+        sealed = rec.get("sealed", {})
+        seen.append(_Seen(phase, s_k, mix, sealed.get("count", -1), sealed.get("digest", "")))
+        if explain == seq:
+            _explain(campaign, rec, s_k, mix, say)
+        if rec.get("game_over"):
+            final = rec
+        prev_hash, prev_seed, prev_mix = ledger.file_hash(data), s_k, mix
+        result.records = seq
+        say(f"record {seq:06d} {phase}: signature, chain, seed, mix, {len(rec.get('draws', []))} "
+            f"draws, {len(rec.get('orders', {})) + len(rec.get('revealed', []))} order files ok")
+
+    if final is not None:
+        result.game_over = True
+        head = _hex32(final, "sealed_head", result.records)
+        if dice.chain_anchor(head, campaign.chain_length) != sealed_anchor:
+            raise AuditError(result.records, "sealed_head", "does not hash down to sealed_anchor")
+        if sealed_head is not None and head != sealed_head:
+            raise AuditError(result.records, "sealed_head", "is not the GM's sealed head")
+        sealed_head = head
+        if sealed_commits:
+            (k, p), _ = next(iter(sealed_commits.items()))
+            raise AuditError(result.records, "revealed", f"the sealed orders of {p} in record "
+                             f"{k} were never revealed")
+        _check_sealed_draws(campaign, final, seen, head, say)
+
+    # ---- pass 2: re-adjudicate every phase ----------------------------------------------
+    if sealed_head is None:
+        result.notes.append("sealed orders and states are not public until the game ends: "
+                            "phases were not re-adjudicated (the GM's audit does that)")
+        say(result.notes[-1])
+        return result
+    _replay(campaign, seen, sealed_head, revealed_texts, say)
+    result.replayed = True
+    return result
+
+
+def _check_sealed_draws(campaign: Campaign, final: dict[str, Any], seen: list[_Seen],
+                        head: bytes, say: Say) -> None:
+    seq_final = len(seen)
+    by_seq: dict[int, list[dice.Draw]] = {}
+    for n, d in enumerate(final.get("sealed_draws", [])):
+        try:
+            k = d["seq"]
+            by_seq.setdefault(k, []).append(dice.Draw(d["i"], d["label"], d["n"], d["value"]))
+        except (KeyError, TypeError) as exc:
+            raise AuditError(seq_final, f"sealed_draws[{n}]", f"malformed: {exc}") from None
+    for k, s in enumerate(seen, start=1):
+        draws = by_seq.pop(k, [])
+        if len(draws) != s.sealed_count or dice.listing_digest(draws) != s.sealed_digest:
+            raise AuditError(k, "sealed.digest", "does not match the revealed sealed draws")
+        t_k = dice.chain_value(head, campaign.chain_length, k)
+        key = dice.phase_key(t_k, campaign.id, s.phase, s.mix, sealed=True)
+        for j, d in enumerate(draws):
+            if d.i != j or dice.draw_value(key, j, d.label, d.n) != d.value:
+                raise AuditError(k, f"sealed draw {j}", "does not recompute from t_k")
+    if by_seq:
+        raise AuditError(seq_final, "sealed_draws", f"draws for records {sorted(by_seq)} that "
+                         "do not exist")
+    say(f"sealed draws: {len(final.get('sealed_draws', []))} recomputed from the sealed chain")
+
+
+def _replay(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
+            revealed_texts: dict[tuple[int, str], str], say: Say) -> None:
+    # Imported here: the engine imports this module's siblings only, never audit.
+    from pbem.core import engine
+    from pbem.core.canonical import canonical_json
+
+    ruleset = campaign.ruleset
+    state: State | None = None
+    waiting: list[dict[str, Any]] = []
+    prev_hash = ledger.file_hash(campaign.campaign_bytes)
+    prev_mix = dice.mix_initial(campaign.id)
+    sealed_so_far: list[dict[str, Any]] = []
+    for seq, data in ledger.iter_records(campaign.ledger_dir):
+        rec = ledger.load(data)
+        phase = (ruleset.join_phase(campaign.players) if seq == 1 else
+                 ruleset.next_phase(state) if state is not None else None)
+        if phase is None or phase.id != rec["phase"]:
+            raise AuditError(seq, "phase", f"the rules say the open phase is "
+                             f"{phase.id if phase else 'none (game over)'}")
+        accepted: dict[str, OrderFile] = {}
+        for player in rec["commitments"]:
+            if player not in phase.actors:
+                raise AuditError(seq, "commitments", f"{player} does not act in {phase.id}")
+            if player in rec.get("orders", {}):
+                text = rec["orders"][player]
+            elif (seq, player) in revealed_texts:
+                text = revealed_texts[(seq, player)]
+            else:
+                path = engine.record_dir(campaign, seq) / "orders" / f"{player}.txt"
+                if not path.is_file():
+                    raise AuditError(seq, f"commitments.{player}", "the GM's copy of these "
+                                     "sealed orders is missing")
+                text = path.read_text()
+                _check_order_text(campaign, text, seq, f"gm orders of {player}", player,
+                                  phase.id, rec["commitments"][player], rec["entropy"][player])
+            accepted[player] = engine.parse_stored(text, f"record {seq} {player}")
+        t_k = dice.chain_value(sealed_head, campaign.chain_length, seq)
+        s_k = seen[seq - 1].seed
+        try:
+            res = engine.resolve_phase(campaign, phase, state, accepted, s_k, t_k, prev_mix)
+        except PbemError as exc:
+            raise AuditError(seq, "orders", f"re-adjudication rejects them: {exc}") from None
+        due, waiting = engine.reveal_step(waiting, seq, phase, list(accepted), res)
+
+        def text(k: int, p: str, seq: int = seq, accepted: dict[str, OrderFile] = accepted
+                 ) -> str:
+            if k == seq:
+                return accepted[p].canonical_text()
+            return revealed_texts.get((k, p)) or (
+                engine.record_dir(campaign, k) / "orders" / f"{p}.txt").read_text()
+
+        revealed = engine.revealed_entries(due, text)
+        sealed_so_far += [{"seq": seq, **d.as_dict()} for d in res.rng.sealed.draws]
+        final = None
+        if res.next_phase is None:
+            final = {"game_over": True, "sealed_head": sealed_head.hex(),
+                     "sealed_draws": sealed_so_far}
+        rebuilt = engine.build_record(campaign, seq, prev_hash, phase, res, accepted, s_k, t_k,
+                                      revealed, final)
+        mine = ledger.dump(rebuilt)
+        if mine != data:
+            ours = ledger.load(mine)
+            for key in (*ledger.SCALAR_FIELDS, *ledger.TABLE_FIELDS):
+                if ours.get(key) != rec.get(key):
+                    raise AuditError(seq, key, "re-adjudication gives a different value")
+            raise AuditError(seq, "bytes", "re-adjudication gives different record bytes")
+        if campaign.is_gm:
+            stored = engine.record_dir(campaign, seq)
+            if (stored / "state.json").read_bytes() != canonical_json(res.outcome.state):
+                raise AuditError(seq, "gm state", "the GM's stored state differs from the replay")
+            private = engine.load_private(campaign, seq)
+            if canonical_json(private["private"]) != canonical_json(res.outcome.private):
+                raise AuditError(seq, "gm private events", "differ from the replay")
+        state, prev_hash, prev_mix = res.outcome.state, ledger.file_hash(data), res.mix
+        say(f"record {seq:06d} {phase.id}: re-adjudicated, state_hash and record bytes match")
+
+
+def _explain(campaign: Campaign, rec: dict[str, Any], s_k: bytes, mix: bytes, say: Say) -> None:
+    phase = rec["phase"]
+    msg = f"pbem-rng/1\ncampaign={campaign.id}\nphase={phase}\nmix={mix.hex()}\n"
+    key = dice.phase_key(s_k, campaign.id, phase, mix, sealed=False)
+    say(f"record {rec['seq']:06d} phase {phase}")
+    say(f"  s_k  = {s_k.hex()}   (sha256(s_k) = previous seed)")
+    say(f"  mix  = {mix.hex()}")
+    say(f"  msg  = {msg!r}")
+    say(f"  K    = HMAC-SHA256(s_k, msg) = {key.hex()}")
+    for d in rec.get("draws", []):
+        j, label, n = d["i"], d["label"], d["n"]
+        limit = (2**64 // n) * n
+        c = 0
+        while True:
+            h = hmac.new(key, f"{j}:{label}:{c}".encode(), hashlib.sha256).digest()
+            x = int.from_bytes(h[:8], "big")
+            say(f"  draw {j} {label!r} n={n}: HMAC(K, {f'{j}:{label}:{c}'!r}) = {h.hex()}")
+            say(f"      x = {x} {'<' if x < limit else '>='} {limit}" +
+                (f" -> value = x % {n} + 1 = {x % n + 1}" if x < limit else " -> rejected, c+1"))
+            if x < limit:
+                break
+            c += 1

@@ -1,0 +1,197 @@
+"""The campaign directory (DESIGN.md section 5): what is public, what only the GM holds.
+
+Public: ``campaign.toml`` (+ ``.sig``), ``allowed_signers``, ``ledger/``. Everything secret
+lives under ``gm/``: seed heads, the inbox, pending and sealed orders, states, private reports,
+and the settings that change during a campaign. ``pbem export`` copies everything but ``gm/``,
+so publishing can never leak a secret.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from pbem import __version__
+from pbem.core import dice, sshsig
+from pbem.core.errors import CampaignError, Problem, ProblemsError
+from pbem.core.fsutil import atomic_write, fsync_dir
+from pbem.core.keys import AllowedSigners
+from pbem.core.orders import PLAYER_NAME
+from pbem.core.ruleset import Ruleset
+
+CAMPAIGN_FORMAT = "pbem-campaign/1"
+CAMPAIGN_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
+GM_PRINCIPAL = "gm"
+
+RulesetResolver = Callable[[str], Ruleset]
+
+
+@dataclass
+class Campaign:
+    """An opened campaign directory (the GM's full one, or an exported public copy)."""
+
+    root: Path
+    config: dict[str, Any]
+    ruleset: Ruleset
+    signers: AllowedSigners
+    campaign_bytes: bytes
+
+    @property
+    def id(self) -> str:
+        return str(self.config["id"])
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(self.config["players"])
+
+    @property
+    def options(self) -> dict[str, str]:
+        return dict(self.config.get("options", {}))
+
+    @property
+    def chain_length(self) -> int:
+        return int(self.config["seed_chain_length"])
+
+    @property
+    def ledger_dir(self) -> Path:
+        return self.root / "ledger"
+
+    @property
+    def gm_dir(self) -> Path:
+        return self.root / "gm"
+
+    @property
+    def is_gm(self) -> bool:
+        return (self.gm_dir / "secrets.toml").is_file()
+
+    def heads(self) -> tuple[bytes, bytes]:
+        """The secret chain heads ``s_N`` and ``t_N`` (GM only)."""
+        path = self.gm_dir / "secrets.toml"
+        if not path.is_file():
+            raise CampaignError(f"{path} is missing: only the GM's copy of the campaign "
+                                "can do this")
+        data = tomllib.loads(path.read_text())
+        return bytes.fromhex(data["seed_head"]), bytes.fromhex(data["sealed_head"])
+
+    def settings(self) -> dict[str, Any]:
+        path = self.gm_dir / "settings.toml"
+        return tomllib.loads(path.read_text()) if path.is_file() else {}
+
+    def save_settings(self, settings: dict[str, Any]) -> None:
+        atomic_write(self.gm_dir / "settings.toml", tomli_w.dumps(settings).encode(), 0o600)
+
+    def gm_public_key(self) -> bytes:
+        keys = self.signers.keys_for(GM_PRINCIPAL, sshsig.NAMESPACE_LEDGER)
+        if len(keys) != 1:
+            raise CampaignError("allowed_signers must hold exactly one key for principal 'gm'")
+        return keys[0]
+
+
+def open_campaign(root: Path, resolve: RulesetResolver) -> Campaign:
+    path = root / "campaign.toml"
+    if not path.is_file():
+        raise CampaignError(f"{root} is not a campaign directory (no campaign.toml)")
+    data = path.read_bytes()
+    try:
+        config = tomllib.loads(data.decode())
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise CampaignError(f"{path} is damaged: {exc}") from None
+    if config.get("format") != CAMPAIGN_FORMAT:
+        raise CampaignError(f"{path}: format is {config.get('format')!r}, expected "
+                            f"{CAMPAIGN_FORMAT!r}")
+    signers_path = root / "allowed_signers"
+    if not signers_path.is_file():
+        raise CampaignError(f"{root} has no allowed_signers file")
+    signers = AllowedSigners.parse(signers_path.read_text())
+    return Campaign(root, config, resolve(str(config["game"])), signers, data)
+
+
+def sign_file_bytes(data: bytes, key: Ed25519PrivateKey) -> bytes:
+    """The detached GM signature (namespace ``pbem-ledger``) written as ``<file>.sig``."""
+    return sshsig.sign(data, key, sshsig.NAMESPACE_LEDGER).armor().encode()
+
+
+def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519PrivateKey,
+           gm_key_path: str, players: Mapping[str, bytes], options: Mapping[str, str],
+           chain_length: int = dice.DEFAULT_CHAIN_LENGTH,
+           heads: tuple[bytes, bytes] | None = None) -> None:
+    """Make a new campaign directory. ``heads`` fixes the secret chain heads (demos only).
+
+    The directory is built beside ``root`` and renamed into place, so a failed ``pbem new``
+    leaves nothing behind.
+    """
+    import secrets
+    import shutil
+
+    problems: list[Problem] = []
+    if not CAMPAIGN_ID.fullmatch(campaign_id):
+        problems.append(Problem("--id", f"{campaign_id!r} is not a campaign id",
+                                "use lower case letters, digits, '.', '_' and '-'"))
+    for name in players:
+        if name == GM_PRINCIPAL:
+            problems.append(Problem("--player gm", "no player may be called 'gm' (the GM's "
+                                    "principal in allowed_signers)", "choose another name"))
+        elif not PLAYER_NAME.fullmatch(name):
+            problems.append(Problem(f"--player {name}", "not a valid player name",
+                                    "use [a-z][a-z0-9_-]{0,31}"))
+    problems += ruleset.check_options(options, len(players))
+    if not 1 <= chain_length <= 1_000_000:
+        problems.append(Problem("--chain-length", "must be between 1 and 1000000"))
+    if problems:
+        raise ProblemsError(problems)
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise CampaignError(f"{root} exists and is not empty")
+
+    seed_head, sealed_head = heads or (secrets.token_bytes(32), secrets.token_bytes(32))
+    names = sorted(players)
+    config: dict[str, Any] = {
+        "format": CAMPAIGN_FORMAT,
+        "id": campaign_id,
+        "game": ruleset.name,
+        "rules_version": ruleset.rules_version,
+        "pbem_version": __version__,
+        "players": names,
+        "seed_anchor": dice.chain_anchor(seed_head, chain_length).hex(),
+        "sealed_anchor": dice.chain_anchor(sealed_head, chain_length).hex(),
+        "seed_chain_length": chain_length,
+        "options": ruleset.resolved_options(options),
+    }
+    campaign_bytes = tomli_w.dumps(config).encode()
+    gm_pub = gm_key.public_key().public_bytes_raw()
+    signer_lines = [AllowedSigners.line(GM_PRINCIPAL, gm_pub, (sshsig.NAMESPACE_LEDGER,))]
+    signer_lines += [AllowedSigners.line(n, players[n], (sshsig.NAMESPACE_ORDERS,)) for n in names]
+
+    root = root.absolute()
+    root.parent.mkdir(parents=True, exist_ok=True)
+    build = root.with_name(f".{root.name}.new-{os.getpid()}")
+    if build.exists():
+        shutil.rmtree(build)
+    try:
+        atomic_write(build / "campaign.toml", campaign_bytes)
+        atomic_write(build / "campaign.toml.sig", sign_file_bytes(campaign_bytes, gm_key))
+        atomic_write(build / "allowed_signers", ("\n".join(signer_lines) + "\n").encode())
+        (build / "ledger").mkdir()
+        gm = build / "gm"
+        gm.mkdir(mode=0o700)
+        secrets_toml = {"seed_head": seed_head.hex(), "sealed_head": sealed_head.hex()}
+        atomic_write(gm / "secrets.toml", tomli_w.dumps(secrets_toml).encode(), 0o600)
+        settings = {"gm_key": gm_key_path, "nmr_policy": "default", "players": {
+            n: {"email": ""} for n in names}}
+        atomic_write(gm / "settings.toml", tomli_w.dumps(settings).encode(), 0o600)
+        for sub in ("inbox", "pending", "records"):
+            (gm / sub).mkdir(mode=0o700)
+        if root.exists():
+            root.rmdir()
+        os.rename(build, root)
+        fsync_dir(root.parent)
+    finally:
+        if build.exists():
+            shutil.rmtree(build)

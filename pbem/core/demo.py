@@ -1,0 +1,121 @@
+"""``pbem demo``: a whole campaign played by bots through the real path.
+
+Every order goes the way a player's would: the form is filled, signed with the player's own
+SSH key, submitted to the inbox, checked, adjudicated and signed into the ledger; the campaign
+is audited at the end. Everything is derived from the seed, so the same seed gives the same
+files, byte for byte (ledger, keys, reports).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from pbem.core import audit as audit_mod
+from pbem.core import campaign as campaign_mod
+from pbem.core import engine, keys, report
+from pbem.core.dice import Stream
+from pbem.core.errors import CampaignError, PbemError
+from pbem.core.forms import render_form
+from pbem.core.fsutil import atomic_write
+from pbem.core.ruleset import JOIN_PHASE, Ruleset
+from pbem.core.signing import sign_text
+
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy")
+
+
+@dataclass
+class DemoResult:
+    root: Path
+    campaign_dir: Path
+    records: int
+    result: dict[str, Any]
+
+
+class _Seeded:
+    """Every secret of the demo, derived from the seed (never used outside demos)."""
+
+    def __init__(self, game: str, seed: str) -> None:
+        self.root = hashlib.sha256(f"pbem-demo/1\ngame={game}\nseed={seed}\n".encode()).digest()
+
+    def bytes(self, label: str) -> bytes:
+        return hmac.new(self.root, label.encode(), hashlib.sha256).digest()
+
+    def hex(self, label: str) -> str:
+        return self.bytes(label).hex()
+
+    def stream(self, label: str) -> Stream:
+        return Stream(self.bytes(label))
+
+
+def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[str, str],
+        resolve: campaign_mod.RulesetResolver, say: Callable[[str], None] = lambda _: None,
+        with_reports: bool = True) -> DemoResult:
+    if not ruleset.min_players <= players <= min(ruleset.max_players, len(NAMES)):
+        raise PbemError(f"{ruleset.title} takes {ruleset.min_players} to "
+                        f"{min(ruleset.max_players, len(NAMES))} players")
+    if root.exists() and any(root.iterdir()):
+        raise CampaignError(f"{root} exists and is not empty; give --dir a new directory")
+    s = _Seeded(ruleset.name, seed)
+    names = NAMES[:players]
+    key_dir = root / "keys"
+    key_dir.mkdir(parents=True)
+    gm_key = keys.key_from_seed(s.bytes("key/gm"))
+    keys.write_keypair(key_dir / "gm", gm_key, "gm@pbem-demo")
+    player_keys = {}
+    for name in names:
+        player_keys[name] = keys.key_from_seed(s.bytes(f"key/{name}"))
+        keys.write_keypair(key_dir / name, player_keys[name], f"{name}@pbem-demo")
+    cdir = root / "campaign"
+    campaign_mod.create(
+        cdir, ruleset, campaign_id=f"demo-{ruleset.name}", gm_key=gm_key,
+        gm_key_path=str((key_dir / "gm").absolute()),
+        players={n: k.public_key().public_bytes_raw() for n, k in player_keys.items()},
+        options=options, heads=(s.bytes("chain/s"), s.bytes("chain/t")))
+    campaign = campaign_mod.open_campaign(cdir, resolve)
+    say(f"campaign {campaign.id}: {ruleset.title}, players {', '.join(names)}")
+
+    def write(c: campaign_mod.Campaign, k: int) -> None:
+        if with_reports:
+            out = engine.record_dir(c, k) / "reports"
+            for p in (*c.players, None):
+
+                def fresh(what: str, p: str | None = p, k: int = k) -> str:
+                    return s.hex(f"form/{k}/{p}/{what}")
+
+                text = report.render(c, k, p, fresh=fresh)
+                atomic_write(out / f"{p or 'gazette'}.txt", text.encode(), 0o600)
+
+    while True:
+        _seq, state, phase = engine.open_phase(campaign)
+        if phase is None:
+            break
+        for player in phase.actors:
+            bot = s.stream(f"bot/{phase.id}/{player}")
+            if phase.id == JOIN_PHASE:
+                orders = ruleset.bot_join(player, bot)
+            else:
+                assert state is not None
+                orders = ruleset.bot_orders(ruleset.view(state, player), phase, player, bot)
+            form = render_form(campaign.id, player, phase, tomli_w.dumps(orders),
+                               s.hex(f"salt/{phase.id}/{player}"),
+                               s.hex(f"entropy/{phase.id}/{player}"))
+            signed = sign_text(form, player_keys[player], fresh=None)
+            result = engine.submit(campaign, signed.encode(), f"{player}.txt")
+            if result.errors:
+                raise PbemError("the bot's orders were rejected: " + "; ".join(
+                    e.render() for e in result.errors))
+        written = engine.adjudicate(campaign, lambda: gm_key, write_reports=write)
+        for k in written:
+            say(f"record {k:06d} adjudicated")
+    audited = audit_mod.audit(campaign)
+    _, final_state, _ = engine.open_phase(campaign)
+    standings = ruleset.result(final_state) if final_state is not None else {}
+    say(f"audit passed: {audited.records} records, every phase re-adjudicated")
+    return DemoResult(root, cdir, audited.records, standings)

@@ -1,0 +1,429 @@
+"""Submitting orders and adjudicating phases: the only code that writes to a campaign.
+
+Both commands hold the campaign lock. ``submit`` stores every file in the inbox before looking
+at it, so nothing received is ever lost. ``adjudicate`` computes a whole record in memory,
+writes the GM's files, and writes the ledger record last: the record's appearance is the commit
+point, and a run killed before it is simply run again, with byte-identical results because every
+input (state, orders, chain values, entropy) is already fixed on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from pbem.core import armor, dice, ledger
+from pbem.core import orders as orders_mod
+from pbem.core.campaign import Campaign, sign_file_bytes
+from pbem.core.canonical import canonical_json, state_hash
+from pbem.core.errors import (
+    ArmorError,
+    CampaignError,
+    EnvelopeError,
+    IllegalOrderError,
+    PbemError,
+    Problem,
+    ProblemsError,
+)
+from pbem.core.fsutil import CampaignLock, atomic_write, write_new
+from pbem.core.orders import OrderFile
+from pbem.core.ruleset import (
+    JOIN_PHASE,
+    REVEAL_GAME,
+    REVEAL_PHASE,
+    Outcome,
+    PhaseSpec,
+    Ruleset,
+    State,
+)
+
+# --- where the GM's files live -------------------------------------------------------------
+
+
+def record_dir(campaign: Campaign, seq: int) -> Path:
+    return campaign.gm_dir / "records" / f"{seq:06d}"
+
+
+def pending_dir(campaign: Campaign, phase_id: str) -> Path:
+    return campaign.gm_dir / "pending" / phase_id
+
+
+def load_state(campaign: Campaign, seq: int) -> State | None:
+    if seq == 0:
+        return None
+    path = record_dir(campaign, seq) / "state.json"
+    if not path.is_file():
+        raise CampaignError(f"{path} is missing: the GM's copy of record {seq} is incomplete")
+    state: State = json.loads(path.read_bytes())
+    return state
+
+
+def load_private(campaign: Campaign, seq: int) -> dict[str, Any]:
+    if seq == 0:
+        return {"private": {}, "sealed_draws": [], "unrevealed": []}
+    data: dict[str, Any] = json.loads((record_dir(campaign, seq) / "private.json").read_bytes())
+    return data
+
+
+@dataclass(frozen=True)
+class Head:
+    """The end of the ledger: how many records, the last one's hash and mix."""
+
+    seq: int
+    prev_hash: str
+    mix: bytes
+    record: dict[str, Any] | None
+
+
+def head(campaign: Campaign) -> Head:
+    seq = ledger.count(campaign.ledger_dir)
+    if seq == 0:
+        return Head(0, ledger.file_hash(campaign.campaign_bytes), dice.mix_initial(campaign.id),
+                    None)
+    data = (campaign.ledger_dir / ledger.record_name(seq)).read_bytes()
+    record = ledger.load(data, ledger.record_name(seq))
+    return Head(seq, ledger.file_hash(data), bytes.fromhex(record["mix"]), record)
+
+
+def open_phase(campaign: Campaign) -> tuple[int, State | None, PhaseSpec | None]:
+    """The number of records, the current state and the phase now open (``None``: game over)."""
+    seq = ledger.count(campaign.ledger_dir)
+    if seq == 0:
+        return 0, None, campaign.ruleset.join_phase(campaign.players)
+    state = load_state(campaign, seq)
+    assert state is not None
+    return seq, state, campaign.ruleset.next_phase(state)
+
+
+# --- submitting ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Receipt:
+    player: str
+    phase: str
+    commitment: str
+    status: str  # "accepted", "replaced" (an earlier file), "unchanged" (the same file again)
+
+
+@dataclass
+class SubmitResult:
+    inbox: Path
+    receipts: list[Receipt] = field(default_factory=list)
+    errors: list[ProblemsError] = field(default_factory=list)
+
+
+def validate_orders(ruleset: Ruleset, state: State | None, phase: PhaseSpec, player: str,
+                    orders: dict[str, Any]) -> list[Problem]:
+    if phase.id == JOIN_PHASE:
+        return ruleset.validate_join(player, orders)
+    assert state is not None
+    return ruleset.validate(state, phase, player, orders)
+
+
+def check_order(campaign: Campaign, block: armor.Block, state: State | None,
+                phase: PhaseSpec | None, source: str) -> OrderFile:
+    """Everything that decides acceptance: syntax, signature, envelope, then the rules."""
+    order = orders_mod.parse(block, source)
+    orders_mod.check_signature(order, campaign.signers, source)
+    orders_mod.check_envelope(order, campaign.id, campaign.players, phase, source)
+    assert phase is not None
+    problems = validate_orders(campaign.ruleset, state, phase, order.player, order.orders)
+    if problems:
+        raise IllegalOrderError(problems, source)
+    return order
+
+
+def check_order_public(campaign: Campaign, block: armor.Block, source: str) -> OrderFile:
+    """What anyone holding the public files can check: syntax, signature, campaign, player,
+    and that the phase is the one the last ledger record opened. The rules need the state,
+    which only the GM holds."""
+    order = orders_mod.parse(block, source)
+    orders_mod.check_signature(order, campaign.signers, source)
+    h = head(campaign)
+    open_id = h.record["next_phase"] if h.record else JOIN_PHASE
+    spec = PhaseSpec(open_id, "public", (order.player,)) if open_id else None
+    orders_mod.check_envelope(order, campaign.id, campaign.players, spec, source)
+    return order
+
+
+def submit(campaign: Campaign, data: bytes, source: str) -> SubmitResult:
+    """Keep ``data`` in the inbox, then accept every valid order block in it."""
+    with CampaignLock(campaign.gm_dir):
+        inbox = write_new(campaign.gm_dir / "inbox", ".txt", data)
+        result = SubmitResult(inbox)
+        try:
+            _submit_locked(campaign, data, source, result)
+        finally:
+            meta = {"source": source, "inbox": inbox.name,
+                    "accepted": [{"player": r.player, "phase": r.phase,
+                                  "commitment": r.commitment, "status": r.status}
+                                 for r in result.receipts],
+                    "errors": [e.render() for e in result.errors]}
+            atomic_write(inbox.with_suffix(".result.toml"), tomli_w.dumps(meta).encode(), 0o600)
+        return result
+
+
+def _submit_locked(campaign: Campaign, data: bytes, source: str, result: SubmitResult) -> None:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        result.errors.append(ArmorError(Problem("", f"not UTF-8 text (byte {exc.start})",
+                                                "send the order file as plain text"), source))
+        return
+    try:
+        blocks = armor.extract(text, source)
+    except ArmorError as exc:
+        result.errors.append(exc)
+        return
+    if not blocks:
+        result.errors.append(ArmorError(Problem("", "no order block found",
+                                                "include the lines from " + armor.BEGIN_ORDERS +
+                                                " to " + armor.END_SIGNATURE), source))
+        return
+    _, state, phase = open_phase(campaign)
+    for block in blocks:
+        where = f"{source} (block at line {block.line})" if len(blocks) > 1 else source
+        try:
+            order = check_order(campaign, block, state, phase, where)
+            assert phase is not None
+            result.receipts.append(_make_pending(campaign, phase, order, result.inbox.name, where))
+        except ProblemsError as exc:
+            result.errors.append(exc)
+
+
+def _make_pending(campaign: Campaign, phase: PhaseSpec, order: OrderFile, inbox_name: str,
+                  source: str) -> Receipt:
+    directory = pending_dir(campaign, phase.id)
+    meta_path = directory / f"{order.player}.toml"
+    meta: dict[str, Any] = tomllib.loads(meta_path.read_text()) if meta_path.is_file() else {}
+    commit = order.commitment
+    if meta.get("commitment") == commit:
+        return Receipt(order.player, phase.id, commit, "unchanged")
+    superseded = list(meta.get("superseded", []))
+    if commit in superseded:
+        # Someone resent a file that the player has since replaced: a replay, not a change of mind.
+        raise EnvelopeError(Problem(
+            "[envelope] salt",
+            "this exact file was already replaced by a later one from the same player",
+            "to go back to these orders, take a fresh salt from a new form and sign again"),
+            source)
+    status = "replaced" if "commitment" in meta else "accepted"
+    if "commitment" in meta:
+        superseded.append(meta["commitment"])
+    atomic_write(directory / f"{order.player}.txt", order.canonical_text().encode(), 0o600)
+    meta = {"commitment": commit, "inbox": inbox_name, "superseded": superseded}
+    atomic_write(meta_path, tomli_w.dumps(meta).encode(), 0o600)
+    return Receipt(order.player, phase.id, commit, status)
+
+
+def pending_orders(campaign: Campaign, phase: PhaseSpec) -> dict[str, OrderFile]:
+    """The accepted order file of each player for ``phase`` (the latest one each sent)."""
+    directory = pending_dir(campaign, phase.id)
+    out: dict[str, OrderFile] = {}
+    for player in phase.actors:
+        path = directory / f"{player}.txt"
+        if path.is_file():
+            out[player] = parse_stored(path.read_text(), str(path))
+    return out
+
+
+def parse_stored(text: str, source: str) -> OrderFile:
+    blocks = armor.extract(text, source)
+    if len(blocks) != 1:
+        raise CampaignError(f"{source}: expected exactly one order block")
+    return orders_mod.parse(blocks[0], source)
+
+
+# --- resolving -----------------------------------------------------------------------------
+
+
+@dataclass
+class Resolution:
+    """One phase resolved: what the rules produced and the random streams they used."""
+
+    outcome: Outcome
+    rng: dice.Rng
+    mix: bytes
+    nmr: list[str]
+    next_phase: PhaseSpec | None
+
+
+def resolve_phase(campaign: Campaign, phase: PhaseSpec, state: State | None,
+                  accepted: Mapping[str, OrderFile], s_k: bytes, t_k: bytes,
+                  prev_mix: bytes) -> Resolution:
+    """The pure heart of a record, shared by ``adjudicate`` and ``audit``."""
+    ruleset = campaign.ruleset
+    mix = dice.mix_next(prev_mix, {p: o.envelope.entropy for p, o in accepted.items()})
+    rng = dice.Rng.for_record(campaign.id, phase.id, s_k, t_k, mix)
+    nmr = sorted(set(phase.actors) - set(accepted))
+    for player, order in sorted(accepted.items()):
+        problems = validate_orders(ruleset, state, phase, player, order.orders)
+        if problems:
+            raise IllegalOrderError(problems, f"orders of {player} for {phase.id}")
+    if phase.id == JOIN_PHASE:
+        joins = {p: accepted[p].orders if p in accepted else ruleset.default_join(p)
+                 for p in campaign.players}
+        outcome = ruleset.setup(campaign.players, campaign.options, joins, rng)
+    else:
+        assert state is not None
+        given = {p: accepted[p].orders if p in accepted else
+                 ruleset.default_orders(state, phase, p) for p in phase.actors}
+        outcome = ruleset.resolve(state, phase, given, rng)
+    return Resolution(outcome, rng, mix, nmr, ruleset.next_phase(outcome.state))
+
+
+def build_record(campaign: Campaign, seq: int, prev_hash: str, phase: PhaseSpec,
+                 res: Resolution, accepted: Mapping[str, OrderFile], s_k: bytes, t_k: bytes,
+                 revealed: list[dict[str, Any]], final: dict[str, Any] | None) -> dict[str, Any]:
+    """The ledger record, fields in DESIGN.md order (``ledger.dump`` fixes the byte order)."""
+    record: dict[str, Any] = {
+        "format": ledger.LEDGER_FORMAT,
+        "seq": seq,
+        "prev": prev_hash,
+        "phase": phase.id,
+        "seed": s_k.hex(),
+        "mix": res.mix.hex(),
+        "state_hash": state_hash(t_k, res.outcome.state),
+        "nmr": res.nmr,
+        "next_phase": res.next_phase.id if res.next_phase else "",
+        "commitments": {p: accepted[p].commitment for p in sorted(accepted)},
+        "entropy": {p: accepted[p].envelope.entropy for p in sorted(accepted)},
+        "orders": {} if phase.sealed else {p: accepted[p].canonical_text()
+                                           for p in sorted(accepted)},
+        "revealed": revealed,
+        "draws": [d.as_dict() for d in res.rng.public.draws],
+        "sealed": {"count": len(res.rng.sealed.draws),
+                   "digest": dice.listing_digest(res.rng.sealed.draws)},
+        "events": res.outcome.events,
+    }
+    if final is not None:
+        record.update(final)
+    return record
+
+
+def reveal_step(waiting: list[dict[str, Any]], seq: int, phase: PhaseSpec,
+                accepted: list[str], res: Resolution
+                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Which sealed order files record ``seq`` publishes, and which stay sealed after it.
+
+    ``waiting`` lists the sealed files of earlier records not yet revealed. A file is due at
+    the end of its own phase (``reveal = "phase"``), at a named point the rules announce, or
+    at the end of the game, when everything still sealed is published.
+    """
+    waiting = list(waiting)
+    if phase.sealed:
+        waiting += [{"seq": seq, "player": p, "phase": phase.id, "reveal": phase.reveal}
+                    for p in sorted(accepted)]
+    over = res.next_phase is None
+    due, still = [], []
+    for item in waiting:
+        reveal = item["reveal"]
+        if (over or (reveal == REVEAL_PHASE and item["seq"] == seq)
+                or (reveal not in (REVEAL_PHASE, REVEAL_GAME) and reveal in res.outcome.reveals)):
+            due.append(item)
+        else:
+            still.append(item)
+    return due, still
+
+
+def revealed_entries(due: list[dict[str, Any]], text: Callable[[int, str], str]
+                     ) -> list[dict[str, Any]]:
+    return [{"seq": d["seq"], "player": d["player"], "phase": d["phase"],
+             "text": text(d["seq"], d["player"])} for d in due]
+
+
+GmKeyLoader = Callable[[], Ed25519PrivateKey]
+ReportWriter = Callable[[Campaign, int], None]
+
+
+def adjudicate(campaign: Campaign, gm_key: GmKeyLoader, *, force: bool = False,
+               write_reports: ReportWriter | None = None) -> list[int]:
+    """Adjudicate the open phase and any automatic phases after it; the new record numbers.
+
+    Without ``force`` it refuses while a required player has not submitted; with ``force`` the
+    missing players get the game's documented default and are listed in ``nmr``.
+    """
+    written: list[int] = []
+    with CampaignLock(campaign.gm_dir):
+        key: Ed25519PrivateKey | None = None
+        while True:
+            seq, state, phase = open_phase(campaign)
+            if phase is None:
+                if written:
+                    break
+                raise CampaignError("the game is over: there is nothing left to adjudicate")
+            accepted = pending_orders(campaign, phase)
+            missing = [p for p in phase.actors if p not in accepted]
+            if missing and not (force and not written):
+                if written:
+                    break
+                raise CampaignError(f"phase {phase.id} is waiting for orders from "
+                                    f"{', '.join(missing)} (after the deadline: --force applies "
+                                    f"their defaults)")
+            if key is None:
+                key = gm_key()
+            _write_record(campaign, seq + 1, state, phase, accepted, key)
+            written.append(seq + 1)
+            if write_reports is not None:
+                write_reports(campaign, seq + 1)
+            _, _, after = open_phase(campaign)
+            if after is None or not after.automatic:
+                break
+    return written
+
+
+def _write_record(campaign: Campaign, seq: int, state: State | None, phase: PhaseSpec,
+                  accepted: Mapping[str, OrderFile], key: Ed25519PrivateKey) -> None:
+    s_head, t_head = campaign.heads()
+    n = campaign.chain_length
+    if seq > n:
+        raise CampaignError(f"the seed chains hold {n} records and this would be record {seq}")
+    if key.public_key().public_bytes_raw() != campaign.gm_public_key():
+        raise CampaignError("the GM key given is not the key registered as 'gm' in allowed_signers")
+    s_k, t_k = dice.chain_value(s_head, n, seq), dice.chain_value(t_head, n, seq)
+    h = head(campaign)
+    res = resolve_phase(campaign, phase, state, accepted, s_k, t_k, h.mix)
+    waiting = load_private(campaign, seq - 1)["unrevealed"]
+    due, still = reveal_step(waiting, seq, phase, list(accepted), res)
+
+    def text(k: int, player: str) -> str:
+        if k == seq:
+            return accepted[player].canonical_text()
+        return (record_dir(campaign, k) / "orders" / f"{player}.txt").read_text()
+
+    revealed = revealed_entries(due, text)
+    sealed_draws = [{"seq": seq, **d.as_dict()} for d in res.rng.sealed.draws]
+    final = None
+    if res.next_phase is None:
+        # private.json is canonical JSON (sorted keys); the ledger lists seq, i, label, n, value.
+        every = [{"seq": d["seq"], "i": d["i"], "label": d["label"], "n": d["n"],
+                  "value": d["value"]}
+                 for k in range(1, seq) for d in load_private(campaign, k)["sealed_draws"]]
+        final = {"game_over": True, "sealed_head": t_head.hex(),
+                 "sealed_draws": every + sealed_draws}
+    record = build_record(campaign, seq, h.prev_hash, phase, res, accepted, s_k, t_k,
+                          revealed, final)
+    try:
+        data = ledger.dump(record)
+    except (TypeError, ValueError) as exc:
+        raise PbemError(f"the {campaign.ruleset.name} rules produced an event that cannot be "
+                        f"written to the ledger: {exc}") from None
+
+    rdir = record_dir(campaign, seq)
+    for player, order in accepted.items():
+        atomic_write(rdir / "orders" / f"{player}.txt", order.canonical_text().encode(), 0o600)
+    atomic_write(rdir / "state.json", canonical_json(res.outcome.state), 0o600)
+    private = {"private": res.outcome.private, "sealed_draws": sealed_draws,
+               "unrevealed": still}
+    atomic_write(rdir / "private.json", canonical_json(private), 0o600)
+    name = ledger.record_name(seq)
+    atomic_write(campaign.ledger_dir / f"{name}.sig", sign_file_bytes(data, key))
+    atomic_write(campaign.ledger_dir / name, data)

@@ -1,0 +1,87 @@
+"""The error classes of pbem.
+
+One base class, :class:`PbemError`, which the command line maps to exit code 1; subclasses
+tell the reader what kind of problem it is, because a syntax error, a bad signature, a replayed
+file and an illegal move call for different fixes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class PbemError(Exception):
+    """Base of every error pbem raises on purpose (exit code 1 on the command line)."""
+
+
+class UsageError(PbemError):
+    """The command was called wrongly (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input, with where it is and how to fix it.
+
+    ``where`` names the place: ``file``, ``[table]`` or ``[table] key`` as the player sees it.
+    """
+
+    where: str
+    message: str
+    hint: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.where}: {self.message}" if self.where else self.message
+        if self.hint:
+            text += f" (fix: {self.hint})"
+        return text
+
+
+class ProblemsError(PbemError):
+    """An error that carries every problem found in one pass, not only the first."""
+
+    def __init__(self, problems: list[Problem] | Problem, source: str = "") -> None:
+        self.problems = [problems] if isinstance(problems, Problem) else list(problems)
+        self.source = source
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        prefix = f"{self.source}: " if self.source else ""
+        return "\n".join(prefix + str(p) for p in self.problems)
+
+
+class ArmorError(ProblemsError):
+    """The text holds no usable armored block, or a block is malformed."""
+
+
+class SignatureError(ProblemsError):
+    """A signature is malformed, made by the wrong key or over other bytes."""
+
+
+class KeyFileError(PbemError):
+    """A key file cannot be used (wrong type, encrypted without a passphrase, unreadable)."""
+
+
+class EnvelopeError(ProblemsError):
+    """The envelope is wrong: campaign, player, phase, salt or entropy (replays land here)."""
+
+
+class OrderSyntaxError(ProblemsError):
+    """The orders are not valid TOML or not of the shape the phase expects."""
+
+
+class IllegalOrderError(ProblemsError):
+    """The orders are well formed but the rules forbid them in this position."""
+
+
+class CampaignError(PbemError):
+    """The campaign directory is missing, damaged or in the wrong state for the command."""
+
+
+class AuditError(PbemError):
+    """An audit found a record or field that does not check; names the first failure."""
+
+    def __init__(self, seq: int | None, field: str, message: str) -> None:
+        self.seq = seq
+        self.field = field
+        where = f"record {seq:06d}" if seq is not None else "campaign"
+        super().__init__(f"{where}: {field}: {message}")

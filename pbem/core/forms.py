@@ -1,0 +1,32 @@
+"""Order forms: an unsigned order file for one player and the open phase, ready to fill in."""
+
+from __future__ import annotations
+
+from pbem.core.armor import BEGIN_ORDERS, END_ORDERS
+from pbem.core.orders import ORDERS_FORMAT
+from pbem.core.ruleset import PhaseSpec
+
+
+def render_form(campaign_id: str, player: str, phase: PhaseSpec, orders_text: str,
+                salt: str, entropy: str) -> str:
+    """The form text. Signed and sent back unchanged it means the phase's default orders."""
+    title = f" ({phase.title})" if phase.title else ""
+    sealed = (" Your orders are sealed: the others see only their commitment until the "
+              "reveal.") if phase.sealed else ""
+    body = orders_text.rstrip("\n")
+    return (
+        f"Order form: campaign {campaign_id}, player {player}, phase {phase.id}{title}.{sealed}\n"
+        "Fill in [orders], then sign: pbem sign THIS_FILE --key YOUR_KEY, and send the result.\n"
+        "Text outside the two marker lines is ignored.\n\n"
+        f"{BEGIN_ORDERS}\n"
+        "[envelope]\n"
+        f'format = "{ORDERS_FORMAT}"\n'
+        f'campaign = "{campaign_id}"\n'
+        f'player = "{player}"\n'
+        f'phase = "{phase.id}"\n'
+        f'salt = "{salt}"\n'
+        f'entropy = "{entropy}"\n\n'
+        "[orders]\n"
+        f"{body}\n"
+        f"{END_ORDERS}\n"
+    )

@@ -1,0 +1,90 @@
+"""Crash-safe file writes and the campaign lock.
+
+Every file the engine writes goes through :func:`atomic_write` (temp file, fsync, rename, fsync
+of the directory), so a command killed at any instant leaves either the old file or the new
+one, never a torn one. Commands that change a campaign hold :class:`CampaignLock`.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+from types import TracebackType
+
+from pbem.core.errors import CampaignError
+
+
+def fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write ``data`` to ``path`` so that readers see the old bytes or the new, nothing between."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    fsync_dir(path.parent)
+
+
+def write_new(directory: Path, suffix: str, data: bytes, width: int = 6) -> Path:
+    """Write ``data`` as the next free ``NNNNNN<suffix>`` in ``directory``; never overwrites.
+
+    Used by the inbox: files are numbered by arrival and an existing number is never reused,
+    even if two writers race (O_EXCL decides).
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    numbers = [int(p.name[:width]) for p in directory.iterdir()
+               if p.name[:width].isdigit() and len(p.name) > width]
+    n = max(numbers, default=0) + 1
+    while True:
+        path = directory / f"{n:0{width}d}{suffix}"
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            n += 1
+            continue
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        fsync_dir(directory)
+        return path
+
+
+class CampaignLock:
+    """An exclusive ``flock`` on ``gm/lock``: one changing command at a time per campaign."""
+
+    def __init__(self, gm_dir: Path, *, shared: bool = False) -> None:
+        self.path = gm_dir / "lock"
+        self.shared = shared
+        self.fd: int | None = None
+
+    def __enter__(self) -> CampaignLock:
+        if not self.path.parent.is_dir():
+            raise CampaignError(f"{self.path.parent} is missing: this is not a GM's "
+                                "campaign directory")
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self.fd, fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self.fd is not None:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = None

@@ -1,0 +1,70 @@
+"""Ledger records: their fixed field order, byte-deterministic TOML, reading them back.
+
+A record is written once, by :mod:`pbem.core.engine`, and never changed. Its bytes are what
+the next record's ``prev`` hashes and what the GM signs, so they must come out the same on
+every machine: fields are emitted in one fixed order (DESIGN.md section 5) by ``tomli_w``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import tomli
+import tomli_w
+
+from pbem.core.errors import CampaignError
+
+LEDGER_FORMAT = "pbem-ledger/1"
+
+#: Scalar fields, in the order they are written (DESIGN.md section 5, then our additions).
+SCALAR_FIELDS = ("format", "seq", "prev", "phase", "seed", "mix", "state_hash", "nmr",
+                 "next_phase", "game_over", "sealed_head")
+#: Table fields, in the order they are written.
+TABLE_FIELDS = ("commitments", "entropy", "orders", "revealed", "draws", "sealed", "events",
+                "sealed_draws")
+
+
+def record_name(seq: int) -> str:
+    return f"{seq:06d}.toml"
+
+
+def file_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def dump(record: dict[str, Any]) -> bytes:
+    """The record's bytes: known fields in their fixed order, then nothing else."""
+    unknown = set(record) - set(SCALAR_FIELDS) - set(TABLE_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown ledger fields: {sorted(unknown)}")
+    ordered = {k: record[k] for k in SCALAR_FIELDS + TABLE_FIELDS if k in record}
+    return tomli_w.dumps(ordered, multiline_strings=True).encode("utf-8")
+
+
+def load(data: bytes, name: str = "record") -> dict[str, Any]:
+    try:
+        return tomli.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomli.TOMLDecodeError) as exc:
+        raise CampaignError(f"{name} is not a readable ledger record: {exc}") from None
+
+
+def count(ledger_dir: Path) -> int:
+    """How many records the ledger holds: ``000001.toml`` ... without gaps."""
+    n = 0
+    while (ledger_dir / record_name(n + 1)).is_file():
+        n += 1
+    return n
+
+
+def iter_records(ledger_dir: Path) -> Iterator[tuple[int, bytes]]:
+    """Each record's bytes in order, one at a time (audits of long campaigns stay flat)."""
+    seq = 1
+    while True:
+        path = ledger_dir / record_name(seq)
+        if not path.is_file():
+            return
+        yield seq, path.read_bytes()
+        seq += 1

@@ -1,0 +1,164 @@
+"""Order files: the envelope, the orders table, and their checks (DESIGN.md section 3).
+
+:func:`parse` turns an armored :class:`~pbem.core.armor.Block` into an :class:`OrderFile`
+(TOML syntax and envelope shape); :func:`check_signature` and :func:`check_envelope` then
+decide whether it may be accepted for a campaign's open phase. Each replay case (another
+campaign, another phase, another player, a signer who is not the player) has its own message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import tomli
+
+from pbem.core import sshsig
+from pbem.core.armor import Block
+from pbem.core.errors import EnvelopeError, OrderSyntaxError, Problem, SignatureError
+from pbem.core.keys import AllowedSigners
+from pbem.core.ruleset import PhaseSpec
+
+ORDERS_FORMAT = "pbem-orders/1"
+PLAYER_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+HEX64 = re.compile(r"[0-9a-f]{64}")
+ENVELOPE_KEYS = ("format", "campaign", "player", "phase", "salt", "entropy")
+
+
+@dataclass(frozen=True)
+class Envelope:
+    format: str
+    campaign: str
+    player: str
+    phase: str
+    salt: str
+    entropy: str
+
+
+@dataclass(frozen=True)
+class OrderFile:
+    """A parsed order block: its normalised body, envelope, ``[orders]`` table and signature."""
+
+    block: Block
+    envelope: Envelope
+    orders: dict[str, Any]
+
+    @property
+    def commitment(self) -> str:
+        return self.block.commitment
+
+    @property
+    def player(self) -> str:
+        return self.envelope.player
+
+    def canonical_text(self) -> str:
+        """The armored text as stored and published: ``N(body)`` and the canonical signature."""
+        if self.block.signature is None:
+            return self.block.armored()
+        sig = sshsig.parse_armor(self.block.signature)
+        return Block(self.block.body, sig.armor(), self.block.line).armored()
+
+
+def parse(block: Block, source: str = "") -> OrderFile:
+    """Parse the TOML body of ``block`` and the shape of its envelope; all problems at once."""
+    try:
+        data = tomli.loads(block.body)
+    except tomli.TOMLDecodeError as exc:
+        raise OrderSyntaxError(
+            Problem(f"order block at line {block.line}", f"not valid TOML: {exc}",
+                    "compare with the order form; strings need double quotes"),
+            source,
+        ) from None
+    problems: list[Problem] = []
+    for key in data:
+        if key not in ("envelope", "orders"):
+            problems.append(Problem(f"[{key}]", "unknown table or key at the top level",
+                                    "orders go inside the [orders] table"))
+    env = data.get("envelope")
+    if not isinstance(env, dict):
+        problems.append(Problem("[envelope]", "missing", "keep the [envelope] table of the form"))
+        raise OrderSyntaxError(problems, source)
+    for key in env:
+        if key not in ENVELOPE_KEYS:
+            problems.append(Problem(f"[envelope] {key}", "unknown key",
+                                    f"the envelope has only {', '.join(ENVELOPE_KEYS)}"))
+    values: dict[str, str] = {}
+    for key in ENVELOPE_KEYS:
+        value = env.get(key)
+        if not isinstance(value, str):
+            problems.append(Problem(f"[envelope] {key}", "missing or not a string",
+                                    "keep the envelope the order form gave you"))
+        else:
+            values[key] = value
+    if "format" in values and values["format"] != ORDERS_FORMAT:
+        problems.append(Problem("[envelope] format", f"is {values['format']!r}",
+                                f'write format = "{ORDERS_FORMAT}"'))
+    if "player" in values and not PLAYER_NAME.fullmatch(values["player"]):
+        problems.append(Problem("[envelope] player", f"{values['player']!r} is not a player name",
+                                "player names are lower case, [a-z][a-z0-9_-]{0,31}"))
+    for key in ("salt", "entropy"):
+        if key in values and not HEX64.fullmatch(values[key]):
+            problems.append(Problem(f"[envelope] {key}", "must be 64 lower-case hex digits",
+                                    "use the value from a fresh order form (pbem form)"))
+    orders = data.get("orders", {})
+    if not isinstance(orders, dict):
+        problems.append(Problem("[orders]", "must be a table", "write [orders] on its own line"))
+        orders = {}
+    if problems:
+        raise OrderSyntaxError(problems, source)
+    return OrderFile(block, Envelope(**values), orders)
+
+
+def check_signature(order: OrderFile, signers: AllowedSigners, source: str = "") -> None:
+    """The block is signed, in namespace ``pbem-orders``, by the key of its envelope's player."""
+    if order.block.signature is None:
+        raise SignatureError(Problem("signature", "the order block is not signed",
+                                     "sign it: pbem sign FILE --key KEY"), source)
+    sig = sshsig.parse_armor(order.block.signature)
+    player = order.envelope.player
+    keys = signers.keys_for(player, sshsig.NAMESPACE_ORDERS)
+    if sig.public_key not in keys:
+        others = signers.principals_for(sig.public_key, sshsig.NAMESPACE_ORDERS)
+        if others:
+            msg = (f"signed by the key of {', '.join(others)}, but the envelope says player "
+                   f"{player!r}")
+            hint = "each player signs their own orders with their own key"
+        else:
+            msg = (f"signed by key {sshsig.fingerprint(sig.public_key)}, which is not registered "
+                   f"for {player!r} in this campaign")
+            hint = "sign with the key you gave the GM, or ask the GM to register your new key"
+        raise SignatureError(Problem("signature", msg, hint), source)
+    sshsig.verify(order.block.body_bytes, sig, sshsig.NAMESPACE_ORDERS, keys)
+
+
+def check_envelope(order: OrderFile, campaign_id: str, players: Iterable[str],
+                   phase: PhaseSpec | None, source: str = "") -> None:
+    """Replay protection: this campaign, a player of it, the open phase, a player who acts in it."""
+    env = order.envelope
+    if env.campaign != campaign_id:
+        raise EnvelopeError(Problem(
+            "[envelope] campaign",
+            f"this file is for campaign {env.campaign!r}, not {campaign_id!r}",
+            "orders for one campaign are never accepted in another; use this campaign's form"),
+            source)
+    if env.player not in set(players):
+        raise EnvelopeError(Problem("[envelope] player",
+                                    f"{env.player!r} is not a player of campaign {campaign_id!r}",
+                                    "check the player name in your form"), source)
+    if phase is None:
+        raise EnvelopeError(Problem("[envelope] phase", "the game is over; no phase is open"),
+                            source)
+    if env.phase != phase.id:
+        raise EnvelopeError(Problem(
+            "[envelope] phase",
+            f"this file is for phase {env.phase!r}, but the open phase is {phase.id!r}",
+            "orders for a past or a future phase are not accepted; fill in the current form"),
+            source)
+    if env.player not in phase.actors:
+        acting = ", ".join(phase.actors) or "nobody (automatic phase)"
+        raise EnvelopeError(Problem(
+            "[envelope] player",
+            f"{env.player!r} does not give orders in phase {phase.id!r} (acting: {acting})",
+            "wait for your report with the next order form"), source)

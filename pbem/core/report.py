@@ -1,0 +1,99 @@
+"""Per-player reports and the public gazette, rendered only from what the reader may see.
+
+The context of a report is built from the ledger record (public), the rules' ``view`` of the
+state for that player, and that player's own private events: nothing else of the state ever
+reaches a template, so a template slip cannot leak another player's secrets.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+import tomli_w
+from jinja2 import StrictUndefined
+from jinja2.sandbox import SandboxedEnvironment
+
+from pbem.core import engine, ledger
+from pbem.core.campaign import Campaign
+from pbem.core.errors import CampaignError, UsageError
+from pbem.core.forms import render_form
+from pbem.core.fsutil import atomic_write
+from pbem.core.resources import share_dir
+
+FORMATS = ("txt",)
+Fresh = Callable[[str], str]
+
+
+def _fresh(_: str) -> str:
+    return secrets.token_hex(32)
+
+
+def _environment() -> SandboxedEnvironment:
+    from jinja2 import FileSystemLoader
+
+    return SandboxedEnvironment(loader=FileSystemLoader(str(share_dir("templates"))),
+                                undefined=StrictUndefined, keep_trailing_newline=True,
+                                trim_blocks=True, lstrip_blocks=True, autoescape=False)
+
+
+def context(campaign: Campaign, seq: int, player: str | None,
+            fresh: Fresh = _fresh) -> dict[str, Any]:
+    """Everything a report of record ``seq`` shows to ``player`` (``None``: the gazette)."""
+    last = ledger.count(campaign.ledger_dir)
+    if not 1 <= seq <= last:
+        raise UsageError(f"record {seq} does not exist (the ledger has {last})")
+    if player is not None and player not in campaign.players:
+        raise UsageError(f"{player!r} is not a player of {campaign.id}")
+    data = (campaign.ledger_dir / ledger.record_name(seq)).read_bytes()
+    record = ledger.load(data)
+    state = engine.load_state(campaign, seq)
+    if state is None:
+        raise CampaignError(f"no state for record {seq}")
+    ruleset = campaign.ruleset
+    view = ruleset.view(state, player)
+    private = engine.load_private(campaign, seq)["private"].get(player, []) if player else []
+    nxt = ruleset.next_phase(state)
+    form = ""
+    if player is not None and nxt is not None and player in nxt.actors and seq == last:
+        form = render_form(campaign.id, player, nxt, ruleset.order_form(view, nxt, player),
+                           fresh("salt"), fresh("entropy"))
+    deadline = campaign.settings().get("deadlines", {}).get(nxt.id, "") if nxt else ""
+    return {
+        "campaign": campaign.id, "game": ruleset.title, "seq": seq, "player": player,
+        "phase": record["phase"], "events": record.get("events", []), "private": private,
+        "draws": record.get("draws", []), "sealed_count": record.get("sealed", {}).get("count", 0),
+        "commitments": record.get("commitments", {}), "nmr": record.get("nmr", []),
+        "own_commitment": record.get("commitments", {}).get(player or "", ""),
+        "record_hash": ledger.file_hash(data),
+        "view_toml": tomli_w.dumps(_tomlable(view)),
+        "next_phase": nxt, "deadline": deadline, "form": form,
+        "result": ruleset.result(state),
+    }
+
+
+def _tomlable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _tomlable(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [_tomlable(v) for v in value if v is not None]
+    return value
+
+
+def render(campaign: Campaign, seq: int, player: str | None, fmt: str = "txt",
+           fresh: Fresh = _fresh) -> str:
+    if fmt not in FORMATS:
+        raise UsageError(f"format {fmt!r} is not available yet; choose {', '.join(FORMATS)}")
+    env = _environment()
+    names = [f"{campaign.ruleset.name}/report.{fmt}.j2", f"_base/report.{fmt}.j2"]
+    template = env.select_template(names)
+    return template.render(**context(campaign, seq, player, fresh))
+
+
+def write_reports(campaign: Campaign, seq: int) -> None:
+    """Each player's report and the gazette of record ``seq``, kept under ``gm/``."""
+    out = engine.record_dir(campaign, seq) / "reports"
+    for player in campaign.players:
+        atomic_write(out / f"{player}.txt", render(campaign, seq, player).encode(), 0o600)
+    atomic_write(out / "gazette.txt", render(campaign, seq, None).encode(), 0o600)

@@ -1,0 +1,173 @@
+"""The interface every game implements, and the phase description the engine runs on.
+
+A game is data plus pure functions of ``(state, orders, rng)`` (DESIGN.md section 6). State is
+plain data (dicts, lists, str, int, bool) that serialises to canonical JSON; the engine keeps
+its own bookkeeping (records, seeds, inbox) apart from it, as boardgame.io keeps ``ctx`` apart
+from ``G``. Hidden information leaves the state only through :meth:`Ruleset.view`.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pbem.core.dice import Rng, Stream
+from pbem.core.errors import Problem
+
+State = dict[str, Any]
+Orders = dict[str, Any]
+Event = dict[str, Any]
+
+PHASE_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
+JOIN_PHASE = "t00.join"
+
+#: Reveal points every game has: the end of the phase that was sealed, and the end of game.
+REVEAL_PHASE = "phase"
+REVEAL_GAME = "game"
+
+
+@dataclass(frozen=True)
+class PhaseSpec:
+    """One step of the game that takes one round of orders (or none, if automatic).
+
+    ``actors`` must submit (everyone at once, one active player, all but the active player, or
+    nobody for an automatic phase). ``sealed`` orders are published only at ``reveal``: the end of
+    this phase (``"phase"``), the end of the game (``"game"``) or a named later point that the
+    game announces in :attr:`Outcome.reveals`. ``kind`` names the order form
+    (``orders/<game>/<kind>.toml``).
+    """
+
+    id: str
+    kind: str
+    actors: tuple[str, ...]
+    sealed: bool = False
+    reveal: str = REVEAL_PHASE
+    active: str | None = None
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        if not PHASE_ID.fullmatch(self.id):
+            raise ValueError(f"phase id {self.id!r} must match {PHASE_ID.pattern}")
+        if self.reveal != REVEAL_PHASE and not self.sealed:
+            raise ValueError(f"phase {self.id}: only sealed orders have a later reveal point")
+
+    @property
+    def automatic(self) -> bool:
+        return not self.actors
+
+
+@dataclass
+class Outcome:
+    """What resolving a phase produced: the new state and what each reader learns of it.
+
+    ``events`` are public (ledger, gazette, every report); ``private`` are per player (only
+    that player's report). ``reveals`` names later reveal points reached by this phase.
+    """
+
+    state: State
+    events: list[Event] = field(default_factory=list)
+    private: dict[str, list[Event]] = field(default_factory=dict)
+    reveals: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    default: str
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+
+class Ruleset(ABC):
+    """A game, as the engine sees it. Implementations live in ``pbem.games.<name>``."""
+
+    name: str
+    title: str
+    rules_version: str
+    min_players: int
+    max_players: int
+    options: ClassVar[Mapping[str, OptionSpec]] = {}
+
+    def check_options(self, given: Mapping[str, str], players: int) -> list[Problem]:
+        """Problems with the campaign options (unknown keys, values outside their choices)."""
+        problems = []
+        for key, value in given.items():
+            spec = self.options.get(key)
+            if spec is None:
+                known = ", ".join(sorted(self.options)) or "none"
+                problems.append(Problem(f"--option {key}", f"{self.name} has no option {key!r}",
+                                        f"known options: {known}"))
+            elif spec.choices and value not in spec.choices:
+                problems.append(Problem(f"--option {key}", f"{value!r} is not one of "
+                                        f"{', '.join(spec.choices)}"))
+        if not self.min_players <= players <= self.max_players:
+            problems.append(Problem("--player", f"{self.title} takes {self.min_players} to "
+                                    f"{self.max_players} players, not {players}"))
+        return problems
+
+    def resolved_options(self, given: Mapping[str, str]) -> dict[str, str]:
+        return {k: given.get(k, spec.default) for k, spec in sorted(self.options.items())}
+
+    # --- joining and setup -------------------------------------------------------------
+
+    def join_phase(self, players: tuple[str, ...]) -> PhaseSpec:
+        """``t00.join``: everyone proves their key and gives entropy (and game choices)."""
+        return PhaseSpec(JOIN_PHASE, "join", players, title="Join the campaign")
+
+    def validate_join(self, player: str, orders: Orders) -> list[Problem]:
+        """Problems with a join order. By default a join carries no choices."""
+        return [Problem(f"[orders] {key}", f"a join order for {self.title} takes no {key!r}",
+                        "leave [orders] empty") for key in orders]
+
+    def default_join(self, player: str) -> Orders:
+        return {}
+
+    @abstractmethod
+    def setup(self, players: tuple[str, ...], options: Mapping[str, str],
+              joins: Mapping[str, Orders], rng: Rng) -> Outcome:
+        """The initial state, from the join orders (record 1)."""
+
+    # --- the phases --------------------------------------------------------------------
+
+    @abstractmethod
+    def next_phase(self, state: State) -> PhaseSpec | None:
+        """The phase open in ``state``, or ``None`` when the game is over."""
+
+    @abstractmethod
+    def validate(self, state: State, phase: PhaseSpec, player: str,
+                 orders: Orders) -> list[Problem]:
+        """Every problem with ``player``'s orders for ``phase``, all of them at once."""
+
+    @abstractmethod
+    def default_orders(self, state: State, phase: PhaseSpec, player: str) -> Orders:
+        """The documented default used for a player who sent nothing (NMR)."""
+
+    @abstractmethod
+    def resolve(self, state: State, phase: PhaseSpec, orders: Mapping[str, Orders],
+                rng: Rng) -> Outcome:
+        """Resolve one phase. Must be a pure function of its arguments."""
+
+    # --- what players see ----------------------------------------------------------------
+
+    @abstractmethod
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        """What ``player`` may know of ``state`` (``None``: the public). Reports use only this."""
+
+    def order_form(self, view: Mapping[str, Any], phase: PhaseSpec, player: str) -> str:
+        """The ``[orders]`` part of the blank form, TOML with comments. Sent back unchanged it
+        must mean :meth:`default_orders`. Games override this to pre-fill from the view."""
+        return ""
+
+    @abstractmethod
+    def bot_orders(self, view: Mapping[str, Any], phase: PhaseSpec, player: str,
+                   rng: Stream) -> Orders:
+        """Legal, non-trivial orders chosen from the player's own view (demo, simulation)."""
+
+    def bot_join(self, player: str, rng: Stream) -> Orders:
+        return {}
+
+    def result(self, state: State) -> dict[str, Any]:
+        """Final standings for the end-of-game report; empty while the game runs."""
+        return {}

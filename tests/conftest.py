@@ -1,0 +1,166 @@
+"""Shared fixtures: keys, a conformance campaign, and helpers that play it through the engine."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import tomli_w
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from pbem import games
+from pbem.core import campaign as campaign_mod
+from pbem.core import engine, keys
+from pbem.core.campaign import Campaign
+from pbem.core.dice import Stream
+from pbem.core.forms import render_form
+from pbem.core.ruleset import JOIN_PHASE
+from pbem.core.signing import sign_text
+
+PLAYERS = ("alice", "bob", "carol")
+
+
+def seeded_key(label: str) -> Ed25519PrivateKey:
+    return keys.key_from_seed(hashlib.sha256(f"pbem-test-key/{label}".encode()).digest())
+
+
+def hexof(label: str) -> str:
+    return hashlib.sha256(f"pbem-test/{label}".encode()).hexdigest()
+
+
+@dataclass
+class Table:
+    """A conformance campaign on disk with every player's key, and ways to play it."""
+
+    root: Path
+    campaign: Campaign
+    gm: Ed25519PrivateKey
+    player_keys: dict[str, Ed25519PrivateKey]
+    overrides: dict[tuple[str, str], dict[str, object]] = field(default_factory=dict)
+
+    def reopen(self) -> Campaign:
+        self.campaign = campaign_mod.open_campaign(self.root, games.get)
+        return self.campaign
+
+    def form(
+        self,
+        player: str,
+        orders: dict[str, object] | None = None,
+        phase_id: str | None = None,
+        salt_label: str = "",
+    ) -> str:
+        _, state, phase = engine.open_phase(self.campaign)
+        assert phase is not None
+        if orders is None:
+            bot = Stream(hashlib.sha256(f"bot/{phase.id}/{player}".encode()).digest())
+            orders = (
+                self.campaign.ruleset.bot_join(player, bot)
+                if phase.id == JOIN_PHASE
+                else self.campaign.ruleset.bot_orders(
+                    self.campaign.ruleset.view(state, player), phase, player, bot
+                )
+            )
+        text = render_form(
+            self.campaign.id,
+            player,
+            phase,
+            tomli_w.dumps(orders),
+            hexof(f"salt/{phase.id}/{player}/{salt_label}"),
+            hexof(f"entropy/{phase.id}/{player}"),
+        )
+        if phase_id is not None:
+            text = text.replace(f'phase = "{phase.id}"', f'phase = "{phase_id}"')
+        return text
+
+    def signed(
+        self,
+        player: str,
+        orders: dict[str, object] | None = None,
+        key: Ed25519PrivateKey | None = None,
+        **kw: object,
+    ) -> str:
+        return sign_text(
+            self.form(player, orders, **kw),  # type: ignore[arg-type]
+            key or self.player_keys[player],
+            fresh=None,
+        )
+
+    def submit(self, text: str, source: str = "orders.txt") -> engine.SubmitResult:
+        return engine.submit(self.campaign, text.encode(), source)
+
+    def submit_all(self) -> None:
+        _, _, phase = engine.open_phase(self.campaign)
+        assert phase is not None
+        for p in phase.actors:
+            orders = self.overrides.get((phase.id, p))
+            result = self.submit(self.signed(p, orders))
+            assert not result.errors, [e.render() for e in result.errors]
+
+    def adjudicate(self, force: bool = False) -> list[int]:
+        return engine.adjudicate(self.campaign, lambda: self.gm, force=force)
+
+    def play_phases(self, n: int) -> None:
+        """Submit and adjudicate the next ``n`` phases that take orders."""
+        for _ in range(n):
+            self.submit_all()
+            self.adjudicate()
+
+    def play_to_end(self) -> None:
+        while (phase := engine.open_phase(self.campaign)[2]) is not None:
+            pending = engine.pending_orders(self.campaign, phase)
+            if set(pending) != set(phase.actors):
+                self.submit_all()
+            self.adjudicate()
+
+    def ledger_bytes(self) -> dict[str, bytes]:
+        return {p.name: p.read_bytes() for p in sorted((self.root / "ledger").iterdir())}
+
+
+def make_table(
+    root: Path, players: tuple[str, ...] = PLAYERS, rounds: str = "2", chain_length: int = 64
+) -> Table:
+    gm = seeded_key("gm")
+    pk = {p: seeded_key(p) for p in players}
+    key_dir = root.parent / f"{root.name}-keys"
+    key_dir.mkdir(parents=True, exist_ok=True)
+    if not (key_dir / "gm").exists():
+        keys.write_keypair(key_dir / "gm", gm)
+    campaign_mod.create(
+        root,
+        games.get("conformance"),
+        campaign_id="test-campaign",
+        gm_key=gm,
+        gm_key_path=str(key_dir / "gm"),
+        players={p: k.public_key().public_bytes_raw() for p, k in pk.items()},
+        options={"rounds": rounds},
+        chain_length=chain_length,
+        heads=(hashlib.sha256(b"s-head").digest(), hashlib.sha256(b"t-head").digest()),
+    )
+    return Table(root, campaign_mod.open_campaign(root, games.get), gm, pk)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    return make_table(tmp_path / "camp")
+
+
+@pytest.fixture
+def table_factory(tmp_path: Path) -> Callable[..., Table]:
+    counter = iter(range(1000))
+
+    def make(**kw: object) -> Table:
+        return make_table(tmp_path / f"camp{next(counter)}", **kw)  # type: ignore[arg-type]
+
+    return make
+
+
+@pytest.fixture
+def ssh_keygen() -> str:
+    path = shutil.which("ssh-keygen")
+    if path is None:
+        pytest.fail("ssh-keygen (openssh-client) is required; .ci/run installs it")
+    return path

@@ -1,0 +1,198 @@
+"""The ``pbem`` command end to end, as a GM and players use it, with OpenSSH's ssh-keygen."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem.core import armor, ledger
+
+pytestmark = pytest.mark.slow
+
+
+def pbem(*args: str, cwd: Path, ok: bool = True, stdin: str | None = None
+         ) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=cwd, capture_output=True,
+                          text=True, input=stdin, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    if ok:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def ssh_sign(ssh_keygen: str, key: Path, body: bytes, namespace: str, tmp: Path) -> str:
+    msg = tmp / "body.txt"
+    msg.write_bytes(body)
+    sig = tmp / "body.txt.sig"
+    sig.unlink(missing_ok=True)
+    subprocess.run([ssh_keygen, "-q", "-Y", "sign", "-f", str(key), "-n", namespace, str(msg)],
+                   check=True, capture_output=True)
+    return sig.read_text()
+
+
+def ssh_verify(ssh_keygen: str, signers: Path, principal: str, namespace: str, sig: str,
+               body: bytes, tmp: Path) -> subprocess.CompletedProcess[bytes]:
+    sig_path = tmp / "check.sig"
+    sig_path.write_text(sig)
+    return subprocess.run([ssh_keygen, "-Y", "verify", "-f", str(signers), "-I", principal,
+                           "-n", namespace, "-s", str(sig_path)], input=body,
+                          capture_output=True)
+
+
+@pytest.fixture
+def gm_table(tmp_path: Path, ssh_keygen: str) -> Path:
+    """A campaign made through the command line: pbem keys for the GM and alice, an
+    ssh-keygen key for bob (existing OpenSSH keys work as they are)."""
+    pbem("keygen", "gm", cwd=tmp_path)
+    pbem("keygen", "alice", "--comment", "alice@example.org", cwd=tmp_path)
+    subprocess.run([ssh_keygen, "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "bob")],
+                   check=True)
+    pbem("new", "conformance", "camp", "--gm-key", "gm", "--player", "alice=alice.pub",
+         "--player", f"bob={(tmp_path / 'bob.pub').read_text().strip()}", "--option",
+         "rounds=1", cwd=tmp_path)
+    return tmp_path
+
+
+def test_full_flow_with_openssh_both_ways(gm_table: Path, ssh_keygen: str) -> None:
+    t = gm_table
+    camp = t / "camp"
+    # alice: pbem form, fill in, pbem sign.
+    form = pbem("form", "camp", "--player", "alice", cwd=t).stdout
+    (t / "alice.form").write_text(form.replace('motto = ""', 'motto = "Sing, Muse"'))
+    pbem("sign", "alice.form", "--key", "alice", "-o", "alice.signed", cwd=t)
+    signed = (t / "alice.signed").read_text()
+    (block,) = armor.extract(signed)
+    assert block.signature is not None
+    # OpenSSH verifies pbem's signature over N(body).
+    check = ssh_verify(ssh_keygen, camp / "allowed_signers", "alice", "pbem-orders",
+                       block.signature, block.body_bytes, t)
+    assert check.returncode == 0, check.stderr
+    assert b'Good "pbem-orders" signature for alice' in check.stdout + check.stderr
+    # The salt and entropy were refreshed by the signer, not taken from the GM's form.
+    assert armor.extract(form)[0].body.split("salt = ")[1][:66] not in signed
+
+    # bob: signs the normalised body with ssh-keygen itself, pastes it into a mail.
+    bob_form = pbem("form", "camp", "--player", "bob", cwd=t).stdout
+    body = armor.extract(bob_form)[0].body_bytes
+    sig = ssh_sign(ssh_keygen, t / "bob", body, "pbem-orders", t)
+    mail = ("Subject: orders\r\n\r\nHello GM,\r\n\r\n" + armor.BEGIN_ORDERS + "\r\n" +
+            body.decode().replace("\n", "  \r\n") + armor.END_ORDERS + "\r\n" +
+            sig.replace("\n", "\r\n") + "\r\n-- \r\nbob\r\n")
+    (t / "bob.eml").write_text(mail)
+    verified = pbem("verify", "bob.eml", "--campaign", "camp", cwd=t).stdout
+    commit = hashlib.sha256(b"pbem-commit/1\n" + body).hexdigest()
+    assert f"ok: bob t00.join commitment {commit}" in verified
+    assert pbem("commit", "bob.eml", cwd=t).stdout.strip() == commit
+
+    # A forum bot with only the public files checks what it can.
+    pbem("export", "camp", "pub0", cwd=t)
+    public = pbem("verify", "bob.eml", "--campaign", "pub0", cwd=t).stdout
+    assert f"ok: bob t00.join commitment {commit}" in public and "GM's state" in public
+    out = pbem("submit", "camp", "alice.signed", "bob.eml", cwd=t).stdout
+    assert out.count("receipt:") == 2 and commit in out
+    status = pbem("status", "camp", cwd=t).stdout
+    assert f"bob          submitted {commit}" in status
+    out = pbem("adjudicate", "camp", cwd=t).stdout
+    assert "wrote ledger record 000001" in out
+
+    # OpenSSH verifies the GM's signatures of campaign.toml and of the record.
+    for name in ("campaign.toml", "ledger/000001.toml"):
+        check = ssh_verify(ssh_keygen, camp / "allowed_signers", "gm", "pbem-ledger",
+                           (camp / f"{name}.sig").read_text(), (camp / name).read_bytes(), t)
+        assert check.returncode == 0, (name, check.stderr)
+    record = ledger.load((camp / "ledger" / "000001.toml").read_bytes())
+    assert record["commitments"]["bob"] == commit
+    assert "Sing, Muse" in record["orders"]["alice"]
+
+    report = pbem("report", "camp", "--player", "alice", cwd=t).stdout
+    assert "Your receipt: " + record["commitments"]["alice"] in report
+    assert "-----BEGIN PBEM ORDERS-----" in report and 'phase = "r01.pledge"' in report
+    gazette = pbem("report", "camp", cwd=t).stdout
+    assert "hand = " not in gazette
+
+    # Play the rest with pbem sign, then audit the GM's copy and the exported public one.
+    while "the game is over" not in pbem("status", "camp", cwd=t).stdout:
+        status = pbem("status", "camp", cwd=t).stdout
+        for line in status.splitlines():
+            if line.strip().endswith("missing"):
+                player = line.split()[0]
+                (t / "f").write_text(pbem("form", "camp", "--player", player, cwd=t).stdout)
+                pbem("sign", "f", "--key", player, "-o", "f.signed", cwd=t)
+                pbem("submit", "camp", "f.signed", cwd=t)
+        pbem("adjudicate", "camp", cwd=t)
+    assert "every phase re-adjudicated" in pbem("audit", "camp", cwd=t).stdout
+    pbem("export", "camp", "public", cwd=t)
+    assert not (t / "public" / "gm").exists()
+    assert "every phase re-adjudicated" in pbem("audit", "public", cwd=t).stdout
+    explained = pbem("audit", "camp", "--seq", "1", "--explain", cwd=t).stdout
+    assert "K    = HMAC-SHA256(s_k, msg)" in explained and "-> value = x % 2 + 1" in explained
+
+
+def test_version_and_games(tmp_path: Path) -> None:
+    from pbem import __version__
+
+    assert pbem("--version", cwd=tmp_path).stdout.strip() == f"pbem {__version__}"
+    assert "conformance" in pbem("games", cwd=tmp_path).stdout
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (["verify", "missing.txt", "--campaign", "nowhere"], 2, "missing.txt: no such file"),
+    (["status", "nowhere"], 1, "is not a campaign directory"),
+    (["demo", "chess"], 2, "unknown game 'chess'"),
+    (["audit", "nowhere", "--explain"], 2, "--explain needs --seq N"),
+    (["frobnicate"], 2, "No such command"),
+])
+def test_user_errors_are_one_line_without_traceback(tmp_path: Path, args: list[str], code: int,
+                                                    message: str) -> None:
+    proc = pbem(*args, cwd=tmp_path, ok=False)
+    assert proc.returncode == code, proc.stderr
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_rejected_file_exits_1_with_where_and_fix(gm_table: Path) -> None:
+    t = gm_table
+    (t / "bad.txt").write_text("hello\n")
+    proc = pbem("submit", "camp", "bad.txt", cwd=t, ok=False)
+    assert proc.returncode == 1 and "no order block found" in proc.stderr
+    assert "(fix:" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_rsa_gm_key_gets_the_ed25519_message(tmp_path: Path, ssh_keygen: str) -> None:
+    subprocess.run([ssh_keygen, "-q", "-t", "rsa", "-b", "2048", "-N", "", "-f",
+                    str(tmp_path / "rsa")], check=True)
+    pbem("keygen", "alice", cwd=tmp_path)
+    proc = pbem("new", "conformance", "c", "--gm-key", "rsa", "--player", "alice=alice.pub",
+                "--player", "bob=alice.pub", cwd=tmp_path, ok=False)
+    assert proc.returncode == 1 and "ed25519" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_encrypted_key_without_terminal_is_a_clear_error(tmp_path: Path, ssh_keygen: str) -> None:
+    subprocess.run([ssh_keygen, "-q", "-t", "ed25519", "-N", "secret", "-f",
+                    str(tmp_path / "locked")], check=True)
+    (tmp_path / "f.txt").write_text(f"{armor.BEGIN_ORDERS}\n[orders]\n{armor.END_ORDERS}\n")
+    proc = pbem("sign", "f.txt", "--key", "locked", cwd=tmp_path, ok=False, stdin="")
+    assert proc.returncode == 1 and "passphrase" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_player_named_gm_is_refused(tmp_path: Path) -> None:
+    pbem("keygen", "k", cwd=tmp_path)
+    proc = pbem("new", "conformance", "c", "--gm-key", "k", "--player", "gm=k.pub", "--player",
+                "bob=k.pub", cwd=tmp_path, ok=False)
+    assert proc.returncode == 1 and "no player may be called 'gm'" in proc.stderr
+
+
+def test_demo_plays_and_audits_a_whole_campaign(tmp_path: Path) -> None:
+    out = pbem("demo", "conformance", "--players", "4", "--seed", "7", "--dir", "d",
+               cwd=tmp_path).stdout
+    assert "audit passed" in out and "score:" in out
+    again = pbem("demo", "conformance", "--players", "4", "--seed", "7", "--dir", "e",
+                 cwd=tmp_path).stdout
+    assert again.replace(" e/", " d/") == out
+    for name in sorted((tmp_path / "d" / "campaign" / "ledger").iterdir()):
+        assert name.read_bytes() == (tmp_path / "e" / "campaign" / "ledger" / name.name
+                                     ).read_bytes()

@@ -1,0 +1,368 @@
+"""The campaign engine: submit, replay protection, NMR, reveal points, secrecy, audit."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pbem import games
+from pbem.core import audit, engine, ledger
+from pbem.core.campaign import open_campaign
+from pbem.core.errors import AuditError, CampaignError
+from tests.conftest import Table, make_table, seeded_key
+
+
+def _errors(result: engine.SubmitResult) -> str:
+    return "\n".join(e.render() for e in result.errors)
+
+
+# --- replay protection (DESIGN.md section 3): each case has its own message ------------------
+
+
+def test_replay_other_campaign_rejected(table: Table) -> None:
+    text = table.signed("alice").replace(
+        'campaign = "test-campaign"', 'campaign = "another-campaign"'
+    )
+    from pbem.core.signing import sign_text
+
+    resigned = sign_text(text, table.player_keys["alice"], fresh=None)
+    result = table.submit(resigned)
+    assert "is for campaign 'another-campaign', not 'test-campaign'" in _errors(result)
+
+
+def test_replay_other_phase_rejected(table: Table) -> None:
+    result = table.submit(table.signed("alice", phase_id="r01.pledge"))
+    assert "is for phase 'r01.pledge', but the open phase is 't00.join'" in _errors(result)
+
+
+def test_replay_past_phase_rejected_after_adjudication(table: Table) -> None:
+    old = table.signed("alice")
+    table.submit_all()
+    table.adjudicate()
+    assert "is for phase 't00.join', but the open phase is 'r01.pledge'" in _errors(
+        table.submit(old)
+    )
+
+
+def test_replay_signer_is_not_the_player(table: Table) -> None:
+    text = table.signed("alice", key=table.player_keys["bob"])
+    assert "signed by the key of bob, but the envelope says player 'alice'" in _errors(
+        table.submit(text)
+    )
+
+
+def test_replay_unknown_key(table: Table) -> None:
+    text = table.signed("alice", key=seeded_key("mallory"))
+    assert "which is not registered for 'alice'" in _errors(table.submit(text))
+
+
+def test_replay_player_not_acting_in_phase(table: Table) -> None:
+    table.play_phases(3)  # join, pledge, forecast: the voyage is alice's alone (seat 1)
+    _, _, phase = engine.open_phase(table.campaign)
+    assert phase is not None and phase.kind == "voyage"
+    idle = next(p for p in table.campaign.players if p not in phase.actors)
+    from pbem.core.signing import sign_text
+
+    text = table.form(phase.actors[0]).replace(
+        f'player = "{phase.actors[0]}"', f'player = "{idle}"'
+    )
+    result = table.submit(sign_text(text, table.player_keys[idle], fresh=None))
+    assert f"'{idle}' does not give orders in phase '{phase.id}'" in _errors(result)
+
+
+def test_player_not_in_campaign(table: Table) -> None:
+    from pbem.core.signing import sign_text
+
+    text = table.form("alice").replace('player = "alice"', 'player = "zeus"')
+    result = table.submit(sign_text(text, seeded_key("zeus"), fresh=None))
+    assert "not registered for 'zeus'" in _errors(result)
+
+
+# --- submission and the inbox ------------------------------------------------------------
+
+
+def test_every_file_is_kept_in_the_inbox_even_garbage(table: Table) -> None:
+    table.submit("no orders here")
+    table.submit("\xff\xfe")
+    table.submit(table.signed("alice"))
+    inbox = sorted(p.name for p in (table.root / "gm" / "inbox").glob("*.txt"))
+    assert inbox == ["000001.txt", "000002.txt", "000003.txt"]
+    assert (table.root / "gm" / "inbox" / "000001.txt").read_text() == "no orders here"
+
+
+def test_resubmission_replaces_and_both_are_kept(table: Table) -> None:
+    first = table.signed("alice", {"motto": "first"})
+    second = table.signed("alice", {"motto": "second"})
+    assert table.submit(first).receipts[0].status == "accepted"
+    assert table.submit(second).receipts[0].status == "replaced"
+    assert table.submit(second).receipts[0].status == "unchanged"
+    pending = engine.pending_orders(
+        table.campaign, table.campaign.ruleset.join_phase(table.campaign.players)
+    )
+    assert pending["alice"].orders == {"motto": "second"}
+    assert len(list((table.root / "gm" / "inbox").glob("*.txt"))) == 3
+    # Resending the replaced file is a replay, not a change of mind.
+    assert "already replaced by a later one" in _errors(table.submit(first))
+
+
+def test_rules_violations_are_all_reported_at_once(table: Table) -> None:
+    table.play_phases(1)
+    result = table.submit(table.signed("alice", {"pledge": 11, "extra": 1}))
+    text = _errors(result)
+    assert "[orders] pledge: must be a whole number from 0 to 10" in text
+    assert "[orders] extra: unknown order" in text
+
+
+def test_syntax_error_says_where(table: Table) -> None:
+    from pbem.core.signing import sign_text
+
+    bad = table.form("alice", {"motto": "x"}).replace('motto = "x"', "motto = x")
+    result = table.submit(sign_text(bad, table.player_keys["alice"], fresh=None))
+    assert "not valid TOML" in _errors(result)
+    assert "line" in _errors(result)
+
+
+def test_two_blocks_in_one_file_each_decided(table: Table) -> None:
+    text = table.signed("alice") + "\n" + table.signed("bob", key=table.player_keys["carol"])
+    result = table.submit(text)
+    assert [r.player for r in result.receipts] == ["alice"]
+    assert "signed by the key of carol" in _errors(result)
+
+
+# --- adjudication ------------------------------------------------------------------------
+
+
+def test_adjudicate_waits_for_every_player(table: Table) -> None:
+    table.submit(table.signed("alice"))
+    with pytest.raises(CampaignError, match="waiting for orders from bob, carol"):
+        table.adjudicate()
+    assert ledger.count(table.root / "ledger") == 0
+
+
+def test_force_applies_defaults_and_records_nmr(table: Table) -> None:
+    table.submit(table.signed("alice"))
+    assert table.adjudicate(force=True) == [1]
+    record = ledger.load((table.root / "ledger" / "000001.toml").read_bytes())
+    assert record["nmr"] == ["bob", "carol"]
+    assert list(record["commitments"]) == ["alice"]
+    table.submit(table.signed("bob", {"pledge": 4}))
+    table.adjudicate(force=True)
+    record = ledger.load((table.root / "ledger" / "000002.toml").read_bytes())
+    assert record["nmr"] == ["alice", "carol"]
+
+
+def test_automatic_phase_is_chained_after_the_last_orders(table: Table) -> None:
+    table.play_phases(3)
+    _, _, phase = engine.open_phase(table.campaign)
+    assert phase is not None and phase.kind == "voyage"
+    table.submit_all()
+    written = table.adjudicate()
+    assert len(written) == 2  # the voyage, then the automatic omens phase
+    recs = [
+        ledger.load((table.root / "ledger" / ledger.record_name(k)).read_bytes()) for k in written
+    ]
+    assert [r["phase"] for r in recs] == ["r01.voyage", "r01.omens"]
+    assert recs[1]["commitments"] == {} and recs[1]["sealed"]["count"] == 3
+
+
+def test_records_chain_and_seeds(table: Table) -> None:
+    table.play_to_end()
+    prev = ledger.file_hash((table.root / "campaign.toml").read_bytes())
+    import hashlib
+
+    seed = bytes.fromhex(table.campaign.config["seed_anchor"])
+    for seq, data in ledger.iter_records(table.root / "ledger"):
+        rec = ledger.load(data)
+        assert rec["prev"] == prev and rec["seq"] == seq
+        assert hashlib.sha256(bytes.fromhex(rec["seed"])).digest() == seed
+        prev, seed = ledger.file_hash(data), bytes.fromhex(rec["seed"])
+
+
+def test_record_field_order_is_the_design_order(table: Table) -> None:
+    table.play_phases(1)
+    text = (table.root / "ledger" / "000001.toml").read_text()
+    keys = [line.split(" =")[0] for line in text.splitlines()[:9]]
+    assert keys == [
+        "format",
+        "seq",
+        "prev",
+        "phase",
+        "seed",
+        "mix",
+        "state_hash",
+        "nmr",
+        "next_phase",
+    ]
+
+
+# --- sealed orders and reveal points -------------------------------------------------------
+
+
+def _public_text(table: Table, out: Path) -> str:
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(table.root, out, ignore=lambda d, n: ["gm"] if Path(d) == table.root else [])
+    return "\n".join(p.read_text() for p in sorted(out.rglob("*")) if p.is_file())
+
+
+def test_sealed_pledge_stays_secret_until_the_end(table: Table, tmp_path: Path) -> None:
+    table.play_phases(1)
+    marker_orders = {"pledge": 7}
+    table.overrides[("r01.pledge", "alice")] = marker_orders
+    table.submit_all()
+    pending_text = (table.root / "gm" / "pending" / "r01.pledge" / "alice.txt").read_text()
+    table.adjudicate()
+    public = _public_text(table, tmp_path / "pub1")
+    commitment = engine.parse_stored(pending_text, "x").commitment
+    assert commitment in public  # everyone sees the commitment at once
+    assert "pledge = 7" not in public  # but not the pledge
+    assert pending_text.split("salt = ")[1][:66] not in public
+    table.play_to_end()
+    public = _public_text(table, tmp_path / "pub2")
+    assert pending_text.split("-----BEGIN SSH SIGNATURE-----")[0] in public.replace('\\"', '"')
+
+
+def test_forecasts_are_revealed_at_the_named_point(table: Table) -> None:
+    table.play_phases(2)  # join, pledges
+    _, _, phase = engine.open_phase(table.campaign)
+    assert phase is not None and phase.kind == "forecast" and phase.reveal == "r01.landfall"
+    table.submit_all()
+    (k,) = table.adjudicate()
+    rec = ledger.load((table.root / "ledger" / ledger.record_name(k)).read_bytes())
+    assert rec["orders"] == {} and rec["revealed"] == []
+    table.submit_all()
+    written = table.adjudicate()
+    voyage = ledger.load((table.root / "ledger" / ledger.record_name(written[0])).read_bytes())
+    assert sorted(r["player"] for r in voyage["revealed"]) == sorted(phase.actors)
+    assert all(r["seq"] == k for r in voyage["revealed"])
+
+
+def test_final_record_reveals_everything(table: Table) -> None:
+    table.play_to_end()
+    n = ledger.count(table.root / "ledger")
+    final = ledger.load((table.root / "ledger" / ledger.record_name(n)).read_bytes())
+    assert final["game_over"] is True and final["next_phase"] == ""
+    import hashlib
+
+    head = bytes.fromhex(final["sealed_head"])
+    assert head == hashlib.sha256(b"t-head").digest()
+    pledges = [r for r in final["revealed"] if r["phase"].endswith(".pledge")]
+    assert len(pledges) == 2 * 3  # two rounds, three players
+    assert {d["seq"] for d in final["sealed_draws"]} == {1, 5, 9}
+    with pytest.raises(CampaignError, match="game is over"):
+        table.adjudicate()
+
+
+# --- determinism and audit ---------------------------------------------------------------
+
+
+def test_same_inputs_give_byte_identical_ledgers(table_factory: Callable[..., Table]) -> None:
+    a, b = table_factory(), table_factory()
+    a.play_to_end()
+    b.play_to_end()
+    assert a.ledger_bytes() == b.ledger_bytes()
+
+
+def test_gm_audit_replays_every_phase_midgame(table: Table) -> None:
+    table.play_phases(5)
+    result = audit.audit(table.campaign)
+    assert result.replayed and not result.game_over and result.records >= 5
+
+
+def test_public_audit_before_the_end_checks_public_parts_only(table: Table, tmp_path: Path) -> None:
+    table.play_phases(5)
+    _public_text(table, tmp_path / "pub")
+    public = open_campaign(tmp_path / "pub", games.get)
+    result = audit.audit(public)
+    assert not result.replayed and result.notes
+
+
+def test_public_audit_after_the_end_replays_everything(table: Table, tmp_path: Path) -> None:
+    table.play_to_end()
+    _public_text(table, tmp_path / "pub")
+    result = audit.audit(open_campaign(tmp_path / "pub", games.get))
+    assert result.replayed and result.game_over
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    t = make_table(tmp_path_factory.mktemp("finished") / "camp")
+    t.play_to_end()
+    return t.root
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_single_byte_change_of_a_record_is_detected(
+    finished: Path, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+) -> None:
+    work = tmp_path_factory.mktemp("tamper") / "camp"
+    shutil.copytree(finished, work)
+    records = sorted((work / "ledger").glob("*.toml"))
+    path = data.draw(st.sampled_from(records), label="record")
+    raw = bytearray(path.read_bytes())
+    pos = data.draw(st.integers(0, len(raw) - 1), label="position")
+    raw[pos] = (raw[pos] + data.draw(st.integers(1, 255), label="delta")) % 256
+    path.write_bytes(bytes(raw))
+    with pytest.raises((AuditError, CampaignError)):
+        audit.audit(open_campaign(work, games.get))
+
+
+def test_audit_names_record_and_field_of_a_forged_draw(table: Table) -> None:
+    table.play_phases(4)
+    path = table.root / "ledger" / "000001.toml"
+    text = path.read_text()
+    import re
+
+    forged = re.sub(
+        r'(i = 1, label = "seating/1", n = 2, value = )(\d)',
+        lambda m: m.group(1) + str(int(m.group(2)) % 2 + 1),
+        text,
+    )
+    assert forged != text
+    path.write_text(forged)
+    # Re-sign as a dishonest GM would: the signature is fine, the draw is not.
+    from pbem.core.campaign import sign_file_bytes
+
+    (table.root / "ledger" / "000001.toml.sig").write_bytes(
+        sign_file_bytes(forged.encode(), table.gm)
+    )
+    with pytest.raises(AuditError, match=r"record 000001: draws\[1\]\.value: recomputes to"):
+        audit.audit(table.campaign)
+
+
+def test_interrupted_adjudication_reruns_to_identical_bytes(
+    table_factory: Callable[..., Table], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reference = table_factory()
+    reference.play_to_end()
+    want = reference.ledger_bytes()
+    import pbem.core.engine as eng
+
+    real = eng.atomic_write
+    # Crash after every possible number of completed writes within one adjudication.
+    for crash_after in range(0, 12):
+        t = table_factory()
+        t.play_phases(3)
+        t.submit_all()
+        calls = {"n": 0}
+
+        def flaky(
+            path: Path, data: bytes, mode: int = 0o644, calls=calls, crash_after=crash_after
+        ) -> None:
+            if calls["n"] >= crash_after:
+                raise KeyboardInterrupt("simulated kill")
+            calls["n"] += 1
+            real(path, data, mode)
+
+        monkeypatch.setattr(eng, "atomic_write", flaky)
+        with contextlib.suppress(KeyboardInterrupt):
+            t.adjudicate()
+        monkeypatch.setattr(eng, "atomic_write", real)
+        t.play_to_end()  # reruns the interrupted adjudication with the orders already in
+        assert t.ledger_bytes() == want, crash_after
