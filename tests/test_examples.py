@@ -18,7 +18,8 @@ EXAMPLE = ROOT / "examples" / "conformance-4p"
 
 def test_example_campaign_passes_the_public_audit_with_full_replay() -> None:
     result = audit.audit(open_campaign(EXAMPLE, games.get))
-    assert result.replayed and result.game_over and result.records == 13  # join + 3 rounds of 4 phases
+    # join + 3 rounds of 4 phases
+    assert result.replayed and result.game_over and result.records == 13
 
 
 @pytest.mark.slow

@@ -353,6 +353,11 @@ def adjudicate(campaign: Campaign, gm_key: GmKeyLoader, *, force: bool = False,
     """
     written: list[int] = []
     with CampaignLock(campaign.gm_dir):
+        last = ledger.count(campaign.ledger_dir)
+        if write_reports is not None and last and not (record_dir(campaign, last) /
+                                                       "reports").is_dir():
+            # A run killed after its last record but before the reports: finish the job.
+            write_reports(campaign, last)
         key: Ed25519PrivateKey | None = None
         while True:
             seq, state, phase = open_phase(campaign)
