@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import subprocess
@@ -177,6 +178,41 @@ def test_encrypted_key_without_terminal_is_a_clear_error(tmp_path: Path, ssh_key
     (tmp_path / "f.txt").write_text(f"{armor.BEGIN_ORDERS}\n[orders]\n{armor.END_ORDERS}\n")
     proc = pbem("sign", "f.txt", "--key", "locked", cwd=tmp_path, ok=False, stdin="")
     assert proc.returncode == 1 and "passphrase" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_encrypted_key_prompts_for_its_passphrase_on_a_terminal(tmp_path: Path,
+                                                                ssh_keygen: str) -> None:
+    import pty
+
+    subprocess.run([ssh_keygen, "-q", "-t", "ed25519", "-N", "secret", "-f",
+                    str(tmp_path / "locked")], check=True)
+    (tmp_path / "f.txt").write_text(f"{armor.BEGIN_ORDERS}\n[orders]\n{armor.END_ORDERS}\n")
+    pid, fd = pty.fork()
+    if pid == 0:  # the child runs pbem on a real pseudo-terminal
+        os.chdir(tmp_path)
+        os.execv(sys.executable, [sys.executable, "-m", "pbem", "sign", "f.txt", "--key",
+                                  "locked", "-o", "out.txt"])
+    seen = b""
+    while b"Passphrase for locked" not in seen:
+        seen += os.read(fd, 1024)
+    os.write(fd, b"secret\n")
+    with contextlib.suppress(OSError):  # EIO once the child has exited
+        while os.read(fd, 1024):
+            pass
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    (block,) = armor.extract((tmp_path / "out.txt").read_text())
+    assert block.signature is not None
+    pub = (tmp_path / "locked.pub").read_text()
+    check = ssh_verify(ssh_keygen, _signers_file(tmp_path, pub), "alice", "pbem-orders",
+                       block.signature, block.body_bytes, tmp_path)
+    assert check.returncode == 0, check.stderr
+
+
+def _signers_file(tmp: Path, pub: str) -> Path:
+    path = tmp / "allowed_signers"
+    path.write_text(f"alice {pub}")
+    return path
 
 
 def test_player_named_gm_is_refused(tmp_path: Path) -> None:

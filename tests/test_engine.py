@@ -227,6 +227,24 @@ def test_sealed_pledge_stays_secret_until_the_end(table: Table, tmp_path: Path) 
     assert pending_text.split("-----BEGIN SSH SIGNATURE-----")[0] in public.replace('\\"', '"')
 
 
+def test_reports_show_a_hand_only_to_its_holder(table: Table) -> None:
+    from pbem.core import report
+    from pbem.games.conformance import omens
+
+    table.play_phases(2)  # join (the deal) and the first pledges
+    state = engine.load_state(table.campaign, 1)
+    assert state is not None
+    for holder in table.campaign.players:
+        (card,) = state["hands"][holder]
+        name = omens()[card]["name"]
+        dealt = report.render(table.campaign, 1, holder)
+        assert name in dealt  # the holder's private event and own hand
+        for other in (*[p for p in table.campaign.players if p != holder], None):
+            for seq in (1, 2):
+                text = report.render(table.campaign, seq, other)
+                assert name not in text and f'"{card}"' not in text, (holder, other, seq)
+
+
 def test_forecasts_are_revealed_at_the_named_point(table: Table) -> None:
     table.play_phases(2)  # join, pledges
     _, _, phase = engine.open_phase(table.campaign)

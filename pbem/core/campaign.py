@@ -183,8 +183,8 @@ def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519Pri
         gm.mkdir(mode=0o700)
         secrets_toml = {"seed_head": seed_head.hex(), "sealed_head": sealed_head.hex()}
         atomic_write(gm / "secrets.toml", tomli_w.dumps(secrets_toml).encode(), 0o600)
-        settings = {"gm_key": gm_key_path, "nmr_policy": "default", "players": {
-            n: {"email": ""} for n in names}}
+        settings = {"gm_key": gm_key_path, "nmr_policy": "default", "grace": "",
+                    "deadlines": {}, "players": {n: {"email": ""} for n in names}}
         atomic_write(gm / "settings.toml", tomli_w.dumps(settings).encode(), 0o600)
         for sub in ("inbox", "pending", "records"):
             (gm / sub).mkdir(mode=0o700)
