@@ -292,6 +292,16 @@ def test_gm_audit_replays_every_phase_midgame(table: Table) -> None:
     assert result.replayed and not result.game_over and result.records >= 5
 
 
+def test_gm_audit_checks_pending_order_files(table: Table) -> None:
+    table.play_phases(1)
+    table.submit(table.signed("alice", {"pledge": 3}))
+    audit.audit(table.campaign)
+    path = table.root / "gm" / "pending" / "r01.pledge" / "alice.txt"
+    path.write_text(path.read_text().replace("pledge = 3", "pledge = 9"))
+    with pytest.raises(AuditError, match=r"pending\.alice"):
+        audit.audit(table.campaign)
+
+
 def test_public_audit_before_the_end_checks_public_parts_only(table: Table, tmp_path: Path) -> None:
     table.play_phases(5)
     _public_text(table, tmp_path / "pub")

@@ -208,7 +208,27 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
         return result
     _replay(campaign, seen, sealed_head, revealed_texts, say)
     result.replayed = True
+    if campaign.is_gm:
+        _check_pending(campaign, say)
     return result
+
+
+def _check_pending(campaign: Campaign, say: Say) -> None:
+    """The order files accepted for the open phase still verify and match their receipts."""
+    from pbem.core import engine
+
+    seq, _, phase = engine.open_phase(campaign)
+    if phase is None:
+        return
+    for player, order in engine.pending_orders(campaign, phase).items():
+        meta = engine.pending_dir(campaign, phase.id) / f"{player}.toml"
+        try:
+            orders_mod.check_signature(order, campaign.signers, f"pending {player}")
+        except PbemError as exc:
+            raise AuditError(seq + 1, f"pending.{player}", str(exc)) from None
+        if f'commitment = "{order.commitment}"' not in meta.read_text():
+            raise AuditError(seq + 1, f"pending.{player}", "differs from its receipt")
+    say(f"open phase {phase.id}: pending order files verified")
 
 
 def _check_sealed_draws(campaign: Campaign, final: dict[str, Any], seen: list[_Seen],
