@@ -1,0 +1,213 @@
+"""The Log Sheet (006, 007, 009): each god's secret allocation of Power Points for one turn.
+
+By email the Log Sheet notation Phase (202 B 1) is one sealed order per player, revealed to
+everyone at the end of the game (009 C). The same sealed order carries what the player decides
+before anything is revealed: the card placed face down in the Playing Card determination Phase
+(202 B 2, 010 E 1: nothing is revealed between phases 1 and 2), an optional standing choice of
+Area for the God Placement Phase (203), and standing challenge orders for the Moving Player
+Phases (209), which by email cannot be given live.
+
+Rule 009 B's fifty-point penalty for misstating points cannot arise: the adjudicator reads the
+signed Log Sheet itself, so a player can never announce more than they allocated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.core.errors import Problem
+from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS
+
+MAX_POWER_POINTS = 10  # 007 B, 007 F
+OCCURRENCE_CODES = ("E", "T", "V", "P", "Pe", "F")  # 009 E 2
+KNOWN_KEYS = ("card", "area", "heroes", "monsters", "occurrences", "aid", "ailment", "zeus",
+              "challenge")
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    code: str
+    points: int
+
+
+@dataclass(frozen=True)
+class ChallengeOrder:
+    """209, as a standing order: challenge attempts to move ``unit``.
+
+    ``limit`` is the most the player will announce (never more than they have available,
+    209 D 1); ``min_total`` makes the challenge conditional on the player's own total.
+    """
+
+    unit: int
+    limit: int
+    min_total: int = 0
+
+
+@dataclass(frozen=True)
+class LogSheet:
+    """One player's Log Sheet line for one game Turn."""
+
+    heroes: Mapping[int, int] = field(default_factory=dict)      # 009 D: the C line
+    monsters: Mapping[int, int] = field(default_factory=dict)    # 009 E 1
+    occurrences: tuple[Occurrence, ...] = ()                     # 009 E 2
+    aid: Mapping[int, int] = field(default_factory=dict)         # 009 E 3, "+id"
+    ailment: Mapping[int, int] = field(default_factory=dict)     # 009 E 3, "-id"
+    zeus: int = 0                                                # 009 E 4
+    card: str = ""                                               # 202 B 2
+    area: str = ""                                               # 203, standing
+    challenges: tuple[ChallengeOrder, ...] = ()                  # 209, standing
+
+    @property
+    def power_points(self) -> int:
+        """Everything 007 E lets a god spend Power Points on this turn."""
+        return (sum(self.heroes.values()) + sum(self.monsters.values())
+                + sum(o.points for o in self.occurrences) + sum(self.aid.values())
+                + sum(self.ailment.values()) + self.zeus)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data for the game state (JSON object keys are strings)."""
+        return {
+            "heroes": {str(k): v for k, v in sorted(self.heroes.items())},
+            "monsters": {str(k): v for k, v in sorted(self.monsters.items())},
+            "occurrences": [{"code": o.code, "points": o.points} for o in self.occurrences],
+            "aid": {str(k): v for k, v in sorted(self.aid.items())},
+            "ailment": {str(k): v for k, v in sorted(self.ailment.items())},
+            "zeus": self.zeus, "card": self.card, "area": self.area,
+            "challenges": [{"unit": c.unit, "limit": c.limit, "min_total": c.min_total}
+                           for c in self.challenges],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> LogSheet:
+        return cls(
+            heroes={int(k): int(v) for k, v in data.get("heroes", {}).items()},
+            monsters={int(k): int(v) for k, v in data.get("monsters", {}).items()},
+            occurrences=tuple(Occurrence(o["code"], o["points"])
+                              for o in data.get("occurrences", [])),
+            aid={int(k): int(v) for k, v in data.get("aid", {}).items()},
+            ailment={int(k): int(v) for k, v in data.get("ailment", {}).items()},
+            zeus=int(data.get("zeus", 0)), card=str(data.get("card", "")),
+            area=str(data.get("area", "")),
+            challenges=tuple(ChallengeOrder(c["unit"], c["limit"], c.get("min_total", 0))
+                             for c in data.get("challenges", data.get("challenge", []))),
+        )
+
+
+def _points(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 10
+
+
+def _unit_table(orders: Mapping[str, Any], key: str, ids: range, what: str,
+                problems: list[Problem], rule: str) -> dict[int, int]:
+    table = orders.get(key, {})
+    if not isinstance(table, dict):
+        problems.append(Problem(f"[orders.{key}]", "must be a table of id = points",
+                                f"write [orders.{key}] and lines like 12 = 3"))
+        return {}
+    out: dict[int, int] = {}
+    for raw, value in table.items():
+        where = f"[orders.{key}] {raw}"
+        if not raw.isdigit() or int(raw) not in ids:
+            problems.append(Problem(where, f"is not a {what} number ({ids.start}-{ids.stop - 1})",
+                                    f"use the {what}'s identification number ({rule})"))
+        elif not _points(value):
+            problems.append(Problem(where, "Power Points must be a whole number from 1 to 10",
+                                    "leave the line out to spend nothing"))
+        else:
+            out[int(raw)] = value
+    return out
+
+
+def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str],
+          units_in_game: Sequence[int] = ()) -> tuple[LogSheet, list[Problem]]:
+    """Read a Log Sheet order; every problem at once (an empty list means it is legal)."""
+    problems: list[Problem] = []
+    for key in orders:
+        if key not in KNOWN_KEYS:
+            problems.append(Problem(f"[orders] {key}", "unknown entry on the Log Sheet",
+                                    "the Log Sheet has " + ", ".join(KNOWN_KEYS)))
+    heroes = _unit_table(orders, "heroes", HERO_IDS, "Hero", problems, "009 D")
+    monsters = _unit_table(orders, "monsters", MONSTER_IDS, "Monster", problems, "009 E 1")
+    aid = _unit_table(orders, "aid", HERO_IDS, "Hero", problems, "009 E 3, 207 A 1")
+    ailment = _unit_table(orders, "ailment", HERO_IDS, "Hero", problems, "009 E 3, 207 A 1")
+    occurrences: list[Occurrence] = []
+    raw_occ = orders.get("occurrences", [])
+    if not isinstance(raw_occ, list):
+        problems.append(Problem("[[orders.occurrences]]", "must be a list of tables",
+                                "write each one as [[orders.occurrences]] with code and points"))
+        raw_occ = []
+    for i, occ in enumerate(raw_occ):
+        where = f"[[orders.occurrences]] #{i + 1}"
+        if not isinstance(occ, dict) or set(occ) - {"code", "points"}:
+            problems.append(Problem(where, "takes exactly code and points",
+                                    'write code = "E" and points = 3'))
+            continue
+        if occ.get("code") not in OCCURRENCE_CODES:
+            problems.append(Problem(f"{where} code", f"{occ.get('code')!r} is not a Divine "
+                                    "Occurrence code", "one of " + ", ".join(OCCURRENCE_CODES)
+                                    + " (009 E 2)"))
+        elif not _points(occ.get("points")):
+            problems.append(Problem(f"{where} points", "must be a whole number from 1 to 10"))
+        else:
+            occurrences.append(Occurrence(occ["code"], occ["points"]))
+    zeus = orders.get("zeus", 0)
+    if not isinstance(zeus, int) or isinstance(zeus, bool) or not 0 <= zeus <= 10:
+        problems.append(Problem("[orders] zeus", "must be a whole number from 0 to 10",
+                                "Power Points given To the Glory of Zeus (009 E 4)"))
+        zeus = 0
+    card = orders.get("card", "")
+    if not isinstance(card, str) or (card and card not in hand):
+        problems.append(Problem("[orders] card", f"{card!r} is not a card in your hand",
+                                'write card = "" to place no card (010 E)'))
+        card = ""
+    area = orders.get("area", "")
+    if not isinstance(area, str) or (area and area not in areas):
+        problems.append(Problem("[orders] area", f"{area!r} is not an Area of the map",
+                                'write area = "" to choose in your God Placement phase (203)'))
+        area = ""
+    challenges: list[ChallengeOrder] = []
+    raw_ch = orders.get("challenge", [])
+    if not isinstance(raw_ch, list):
+        problems.append(Problem("[[orders.challenge]]", "must be a list of tables",
+                                "write each one as [[orders.challenge]]"))
+        raw_ch = []
+    for i, ch in enumerate(raw_ch):
+        where = f"[[orders.challenge]] #{i + 1}"
+        if not isinstance(ch, dict) or set(ch) - {"unit", "limit", "min_total"}:
+            problems.append(Problem(where, "takes unit, limit and optionally min_total"))
+            continue
+        unit, limit, floor = ch.get("unit"), ch.get("limit"), ch.get("min_total", 0)
+        if not isinstance(unit, int) or (unit not in HERO_IDS and unit not in MONSTER_IDS):
+            problems.append(Problem(f"{where} unit", "must be a Hero (1-32) or Monster (33-64) "
+                                    "number"))
+        elif not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+            problems.append(Problem(f"{where} limit", "must be a whole number of Power Points "
+                                    "(0 or more)", "the most you will announce (209 D 2)"))
+        elif not isinstance(floor, int) or isinstance(floor, bool) or floor < 0:
+            problems.append(Problem(f"{where} min_total", "must be a whole number (0 or more)"))
+        else:
+            challenges.append(ChallengeOrder(unit, limit, floor))
+    sheet = LogSheet(heroes, monsters, tuple(occurrences), aid, ailment, zeus, card, area,
+                     tuple(challenges))
+    if sheet.power_points > MAX_POWER_POINTS:
+        problems.append(Problem("[orders]", f"allocates {sheet.power_points} Power Points; a god "
+                                f"has {MAX_POWER_POINTS} per game Turn (007 B)",
+                                "reduce some allocations"))
+    return sheet, problems
+
+
+def notation(turn: int, sheet: LogSheet, previous_totals: Mapping[int, int]) -> dict[str, Any]:
+    """The paper sheet's lines for one turn (006 C, 009 D-E): C and T per Hero, and the
+    Monsters / Divine Occurrences / Aid-Ailment / Zeus entries as written on the sheet."""
+    totals = {h: previous_totals.get(h, 0) + c for h, c in sheet.heroes.items()}
+    entries = ([(str(m), p) for m, p in sorted(sheet.monsters.items())]
+               + [(o.code, o.points) for o in sheet.occurrences]
+               + [(f"+{h}", p) for h, p in sorted(sheet.aid.items())]
+               + [(f"-{h}", p) for h, p in sorted(sheet.ailment.items())]
+               + ([("Z", sheet.zeus)] if sheet.zeus else []))
+    return {"turn": turn,
+            "C": {str(h): c for h, c in sorted(sheet.heroes.items())},
+            "T": {str(h): t for h, t in sorted(totals.items())},
+            "entries": [{"C": c, "T": t} for c, t in entries]}
