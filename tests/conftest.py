@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-import tomli_w
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import games
@@ -17,7 +16,7 @@ from pbem.core import campaign as campaign_mod
 from pbem.core import engine, keys
 from pbem.core.campaign import Campaign
 from pbem.core.dice import Stream
-from pbem.core.forms import render_form
+from pbem.core.forms import orders_toml, render_form
 from pbem.core.ruleset import JOIN_PHASE
 from pbem.core.signing import sign_text
 
@@ -68,7 +67,7 @@ class Table:
             self.campaign.id,
             player,
             phase,
-            tomli_w.dumps(orders),
+            orders_toml(orders),
             hexof(f"salt/{phase.id}/{player}/{salt_label}"),
             hexof(f"entropy/{phase.id}/{player}"),
         )

@@ -15,14 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
 from pbem.core import audit as audit_mod
 from pbem.core import campaign as campaign_mod
 from pbem.core import engine, keys, report
 from pbem.core.dice import Stream
 from pbem.core.errors import CampaignError, PbemError
-from pbem.core.forms import render_form
+from pbem.core.forms import orders_toml, render_form
 from pbem.core.fsutil import atomic_write
 from pbem.core.ruleset import JOIN_PHASE, Ruleset
 from pbem.core.signing import sign_text
@@ -103,7 +101,7 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
             else:
                 assert state is not None
                 orders = ruleset.bot_orders(ruleset.view(state, player), phase, player, bot)
-            form = render_form(campaign.id, player, phase, tomli_w.dumps(orders),
+            form = render_form(campaign.id, player, phase, orders_toml(orders),
                                s.hex(f"salt/{phase.id}/{player}"),
                                s.hex(f"entropy/{phase.id}/{player}"))
             signed = sign_text(form, player_keys[player], fresh=None)

@@ -17,6 +17,7 @@ import hmac
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -35,14 +36,21 @@ def sha256(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
 
+@lru_cache(maxsize=8)
+def chain(head: bytes, length: int) -> tuple[bytes, ...]:
+    """Every ``x_0 .. x_length`` of the chain whose head is ``x_length`` (cached: a campaign
+    needs one value per record, and each would otherwise cost ``length - k`` hashes)."""
+    values = [head]
+    for _ in range(length):
+        values.append(sha256(values[-1]))
+    return tuple(reversed(values))
+
+
 def chain_value(head: bytes, length: int, k: int) -> bytes:
     """``x_k`` of the chain whose head is ``x_length``: ``x_{i-1} = sha256(x_i)``."""
     if not 0 <= k <= length:
         raise ValueError(f"chain index {k} outside 0..{length}")
-    x = head
-    for _ in range(length - k):
-        x = sha256(x)
-    return x
+    return chain(head, length)[k]
 
 
 def chain_anchor(head: bytes, length: int) -> bytes:

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import tomli_w
+
 from pbem.core.armor import BEGIN_ORDERS, END_ORDERS
 from pbem.core.orders import ORDERS_FORMAT
 from pbem.core.ruleset import PhaseSpec
+
+
+def orders_toml(orders: dict[str, Any]) -> str:
+    """TOML for the lines after ``[orders]``: nested tables become ``[orders.x]``."""
+    text = tomli_w.dumps({"orders": orders})
+    return text.removeprefix("[orders]\n")
 
 
 def render_form(campaign_id: str, player: str, phase: PhaseSpec, orders_text: str,

@@ -8,6 +8,7 @@ every machine: fields are emitted in one fixed order (DESIGN.md section 5) by ``
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -53,8 +54,12 @@ def load(data: bytes, name: str = "record") -> dict[str, Any]:
 
 def count(ledger_dir: Path) -> int:
     """How many records the ledger holds: ``000001.toml`` ... without gaps."""
+    try:
+        names = set(os.listdir(ledger_dir))
+    except FileNotFoundError:
+        return 0
     n = 0
-    while (ledger_dir / record_name(n + 1)).is_file():
+    while record_name(n + 1) in names:
         n += 1
     return n
 

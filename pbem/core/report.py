@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import tomli_w
@@ -30,7 +31,9 @@ def _fresh(_: str) -> str:
     return secrets.token_hex(32)
 
 
+@cache
 def _environment() -> SandboxedEnvironment:
+    # One environment per process: Jinja caches compiled templates per environment.
     from jinja2 import FileSystemLoader
 
     return SandboxedEnvironment(loader=FileSystemLoader(str(share_dir("templates"))),

@@ -14,6 +14,7 @@ from pbem.core.ruleset import Ruleset
 #: name -> "module:attribute" of a Ruleset instance.
 BUILTIN: dict[str, str] = {
     "conformance": "pbem.games.conformance:RULESET",
+    "mythology": "pbem.games.mythology.game:RULESET",
 }
 
 _extra: dict[str, Ruleset] = {}

@@ -1,0 +1,158 @@
+"""A bot that gives legal, non-trivial Mythology orders from its own view only.
+
+It keeps up its Hero totals (208 I), spends the rest on new Heroes, Monsters, a Divine
+Occurrence now and then and the Glory of Zeus, challenges for the Heroes it has invested in,
+moves the Heroes it has the most on toward Prizes and Monsters, and fights when the numbers
+favour it. It uses only :func:`rules.view` output and the public component data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.core.dice import Stream
+from pbem.core.ruleset import PhaseSpec
+from pbem.games.mythology import movement
+from pbem.games.mythology.components import Components
+from pbem.games.mythology.rules import Board
+
+Orders = dict[str, Any]
+
+
+def orders(c: Components, view: Mapping[str, Any], phase: PhaseSpec, player: str,
+           rng: Stream) -> Orders:
+    if phase.kind == "logsheet":
+        return logsheet(c, view, player, rng)
+    if phase.kind == "place":
+        return place(c, view, player, rng)
+    if phase.kind == "move":
+        return move(c, view, player, rng)
+    return {}
+
+
+def _on_board(view: Mapping[str, Any], table: str) -> dict[int, str]:
+    return {int(u): x["hex"] for u, x in view[table].items() if x["status"] == "board"}
+
+
+def logsheet(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -> Orders:
+    budget = 10
+    totals = {int(h): t for h, t in view["my_hero_totals"].items()}
+    heroes_on = _on_board(view, "heroes")
+    heroes: dict[str, int] = {}
+    for hero in sorted(totals, key=lambda h: -totals[h])[:3]:   # 208 I: keep them alive
+        if hero in heroes_on:
+            heroes[str(hero)] = 1
+            budget -= 1
+    candidates = sorted(heroes_on)
+    if candidates:
+        new = rng.choice(candidates, f"bot/{player}/hero")
+        extra = rng.draw(f"bot/{player}/hero-points", 4)
+        heroes[str(new)] = heroes.get(str(new), 0) + extra
+        budget -= extra
+    out: Orders = {"heroes": heroes}
+    monsters_on = sorted(_on_board(view, "monsters"))
+    if monsters_on and budget >= 2 and rng.draw(f"bot/{player}/monster?", 2) == 1:
+        out["monsters"] = {str(rng.choice(monsters_on, f"bot/{player}/monster")): 2}
+        budget -= 2
+    if budget >= 3 and rng.draw(f"bot/{player}/occurrence?", 4) == 1:
+        code = rng.choice(["E", "Pe", "F", "V"], f"bot/{player}/occurrence")
+        out["occurrences"] = [{"code": code, "points": 3}]
+        budget -= 3
+    if budget >= 4:
+        out["zeus"] = 4
+        budget -= 4
+    if budget > 0 and heroes:
+        first = sorted(heroes)[0]
+        heroes[first] += budget
+    challenges = []
+    for hero, total in sorted(totals.items()):
+        if total >= 3:
+            challenges.append({"unit": hero, "limit": total + heroes.get(str(hero), 0)})
+    if challenges:
+        out["challenge"] = challenges
+    return out
+
+
+def place(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -> Orders:
+    totals = view.get("my_hero_totals", {})
+    heroes_on = _on_board(view, "heroes")
+    mine = [heroes_on[int(h)] for h in totals if int(h) in heroes_on]
+    if mine:
+        return {"area": c.map.area_of(rng.choice(sorted(mine), f"bot/{player}/area"))}
+    land = sorted(a for a, x in c.map.areas.items() if not x.is_water)
+    return {"area": rng.choice(land, f"bot/{player}/area")}
+
+
+def _path_toward(c: Components, board: Board, start: str, goals: set[str], ship: bool,
+                 rng: Stream, label: str) -> list[str]:
+    """A legal path of up to two hexes, toward the nearest goal when there is one."""
+    mover = movement.Mover(0, "hero", start, ship=ship)
+    options: list[list[str]] = []
+    for a in board.neighbours(start):
+        if not movement.check_path(board, mover, [a], ""):
+            options.append([a])
+            for b in board.neighbours(a):
+                if b != start and not movement.check_path(board, mover, [a, b], ""):
+                    options.append([a, b])
+    if not options:
+        return []
+    if goals:
+        def score(path: list[str]) -> int:
+            return min(c.map.distance(path[-1], g) for g in goals)
+        best = min(score(p) for p in options)
+        if best < min(c.map.distance(start, g) for g in goals):
+            options = [p for p in options if score(p) == best]
+    return rng.choice(options, label)
+
+
+def move(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -> Orders:
+    board = Board(c)
+    totals = {int(h): t for h, t in view["my_hero_totals"].items()}
+    heroes_on = _on_board(view, "heroes")
+    monsters_on = _on_board(view, "monsters")
+    prize_hexes = {x["hex"] for x in view["prizes"].values() if x["hex"] and not x["holder"]
+                   and not x["off_board"]}
+    monster_at: dict[str, list[int]] = {}
+    for m, h in monsters_on.items():
+        monster_at.setdefault(h, []).append(m)
+    plotted = [o["code"] for o in view["my_logsheets"].get(str(view["turn"]), {})
+               .get("occurrences", [])]
+    out: Orders = {}
+    area = view["god_area"].get(player, "")
+    if plotted and area:
+        acts = []
+        for code in plotted:
+            if code == "V":
+                targets = sorted(h for h in heroes_on.values() if c.map.area_of(h) == area)
+                if targets:
+                    acts.append({"code": "V", "hex": targets[0]})
+            else:
+                acts.append({"code": code})
+        out["activate"] = acts
+    mine = sorted((h for h in totals if h in heroes_on and h not in view["pestilence"]),
+                  key=lambda h: (-totals[h], h))[:5]
+    attempts, combats, captures = [], [], []
+    for hero in mine:
+        start = heroes_on[hero]
+        ship = hero in view["ships"]
+        goals = prize_hexes | set(monster_at)
+        path = _path_toward(c, board, start, goals, ship, rng, f"bot/{player}/path/{hero}")
+        attempts.append({"unit": hero, "bid": totals[hero], "path": path})
+        end = path[-1] if path else start
+        if ship:
+            continue
+        for m in monster_at.get(end, []):
+            attack = c.heroes[hero].attack
+            if 66 + attack >= c.monsters[m].defense and 40 + attack >= c.monsters[m].defense:
+                combats.append({"attacker": hero, "defender": m})
+                break
+        if end in prize_hexes:
+            captures.append({"hero": hero})
+    if attempts:
+        out["attempt"] = attempts
+    if combats:
+        out["combat"] = combats
+    if captures:
+        out["capture"] = captures
+    return out

@@ -1,0 +1,238 @@
+"""The Mythology ruleset: phases, validation, defaults, views, the end of the game."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from pbem.core.dice import Rng, Stream
+from pbem.core.errors import Problem
+from pbem.core.resources import order_form_text
+from pbem.core.ruleset import REVEAL_GAME, OptionSpec, Orders, Outcome, PhaseSpec, Ruleset
+from pbem.games.mythology import bot, fates, logsheet, moving, occurrences, rules
+from pbem.games.mythology import setup as setup_mod
+from pbem.games.mythology.components import Components, load
+from pbem.games.mythology.rules import Event, State
+
+
+def _areas(c: Components) -> list[str]:
+    return sorted(c.map.areas)
+
+
+class Mythology(Ruleset):
+    name = "mythology"
+    title = "Mythology (Yaquinto, 1980), Advanced Game"
+    rules_version = "advanced-1980/pbem-1"
+    min_players = 2
+    max_players = 10
+    options: ClassVar[Mapping[str, OptionSpec]] = {
+        "setup": OptionSpec("random", ("random", "historical"),
+                            "102 random set-up, or 304 Historical Map Set-Up"),
+    }
+
+    @property
+    def c(self) -> Components:
+        return load()
+
+    # --- setup ---------------------------------------------------------------------------
+    def setup(self, players: tuple[str, ...], options: Mapping[str, str],
+              joins: Mapping[str, Orders], rng: Rng) -> Outcome:
+        seats = rng.public.shuffle(sorted(players), "setup/seating")
+        state, events, private = setup_mod.initial_state(self.c, seats, options["setup"],
+                                                         rng.public, rng.sealed)
+        events.insert(0, {"type": "seating", "order": seats, "text": "Seating, clockwise: "
+                          + ", ".join(seats) + "."})
+        return Outcome(state, events, private)
+
+    # --- phases --------------------------------------------------------------------------
+    def next_phase(self, state: State) -> PhaseSpec | None:
+        if state["step"] == "over":
+            return None
+        t, step = state["turn"], state["step"]
+        if step == "logsheet":
+            return PhaseSpec(f"t{t:02d}.logsheet", "logsheet", tuple(state["seats"]),
+                             sealed=True, reveal=REVEAL_GAME,
+                             title=f"Turn {t}: Log Sheet notation (202 B 1-2)")
+        if step in ("place", "move"):
+            p = state["order"][state["cursor"]]
+            what = "God Placement (203)" if step == "place" else "Moving Player (202 B 4)"
+            return PhaseSpec(f"t{t:02d}.{step}.{p}", step, (p,), active=p,
+                             title=f"Turn {t}: {p}, {what}")
+        return PhaseSpec(f"t{t:02d}.fate", "fate", (), title=f"Turn {t}: the Fates (213)")
+
+    def validate(self, state: State, phase: PhaseSpec, player: str,
+                 orders: Orders) -> list[Problem]:
+        if phase.kind == "logsheet":
+            return logsheet.parse(orders, hand=state["hands"][player], areas=_areas(self.c))[1]
+        if phase.kind == "place":
+            problems = [Problem(f"[orders] {k}", "unknown order", "write only area = ...")
+                        for k in orders if k != "area"]
+            if orders.get("area") not in self.c.map.areas:
+                problems.append(Problem("[orders] area", f"{orders.get('area')!r} is not an "
+                                        "Area", "one of " + ", ".join(_areas(self.c))))
+            return problems
+        if phase.kind == "move":
+            return moving.validate(self.c, state, player, orders)
+        return []
+
+    def default_orders(self, state: State, phase: PhaseSpec, player: str) -> Orders:
+        """NMR: a blank Log Sheet; the god stays where it was (203 D) or goes to Greece; a
+        Moving Player who sends nothing moves nothing (204 A allows none)."""
+        if phase.kind == "place":
+            return {"area": state["god_area"][player] or setup_mod.GREECE}
+        return {}
+
+    def resolve(self, state: State, phase: PhaseSpec, orders: Mapping[str, Orders],
+                rng: Rng) -> Outcome:
+        events: list[Event] = []
+        private: dict[str, list[Event]] = {}
+        if phase.kind == "logsheet":
+            sheets = {p: logsheet.parse(orders[p], hand=state["hands"][p],
+                                        areas=_areas(self.c))[0] for p in state["seats"]}
+            events, private = rules.resolve_logsheets(self.c, state, sheets, rng)
+        elif phase.kind == "place":
+            assert phase.active is not None
+            events = rules.place_god(state, phase.active, orders[phase.active]["area"])
+            events += rules.advance_placement(state)
+        elif phase.kind == "move":
+            assert phase.active is not None
+            events = moving.resolve(self.c, state, phase.active, orders[phase.active], rng)
+            state["cursor"] += 1
+            if state["cursor"] >= len(state["order"]):
+                state["step"] = "fate"
+            if all(x["off_board"] for x in state["prizes"].values()):
+                events += self.end_of_game(state, "every Prize is off the board (216 B)")
+        else:
+            events, private = self.fate_phase(state, rng)
+        if state["step"] == "place" and state["cursor"] >= len(state["order"]):
+            events += rules.start_movement(state, rng)
+        return Outcome(state, events, private)
+
+    def fate_phase(self, state: State, rng: Rng) -> tuple[list[Event], dict[str, list[Event]]]:
+        c, t = self.c, state["turn"]
+        events: list[Event] = []
+        effects = state["turn_effects"]
+        herc = rules.hercules_id(c)
+        for plague in effects.get("plague", []):  # 210 G 4
+            hexes = set(c.map.area(plague["area"]).hexes)
+            targets = [occurrences.Target(int(h), c.heroes[int(h)].defense,
+                                          c.map.is_land(x["hex"]), int(h) in state["ships"],
+                                          int(h) == herc)
+                       for h, x in sorted(state["heroes"].items(), key=lambda kv: int(kv[0]))
+                       if x["status"] == "board" and x["hex"] in hexes]
+            plagued = occurrences.resolve("P", plague["points"], targets, rng.public,
+                                          f"t{t:02d}/plague/{plague['player']}")
+            events += plagued.events
+            phase = moving.Phase(c, state, plague["player"], rng)
+            for hero in plagued.killed:
+                phase.kill_by_occurrence(hero)
+            phase.glory(plague["player"], plagued.glory, "Hercules slain by Plague (214 B)")
+            events += phase.events
+        track = {int(k): v for k, v in state["fate_track"].items()}
+        on_board = {int(h) for h, x in state["heroes"].items() if x["status"] == "board"}
+        taken = {x["hex"] for x in state["heroes"].values() if x["status"] == "board"} | {
+            x["hex"] for x in state["monsters"].values() if x["status"] == "board"}
+        greek = sorted(h for h in c.map.area(setup_mod.GREECE).hexes if c.map.is_land(h))
+        result = fates.fate_phase(t, track, on_board, [h for h in greek if h not in taken],
+                                  greek, rng.public, f"t{t:02d}/fates")
+        events += result.events
+        for hero in result.removed:
+            moving.Phase(c, state, state["seats"][0], rng).remove_hero(hero)
+        for hero, hex_id in sorted(result.born.items()):
+            state["heroes"][str(hero)].update(status="board", hex=hex_id)
+        state["fate_track"] = {str(k): v for k, v in sorted(result.track.items())}
+        for p in state["seats"]:  # 216 G 1: To the Glory of Zeus, 1 per 4 Power Points
+            gain = rules.sheet(state, p).zeus // 4
+            if gain:
+                state["glory"][p] += gain
+                events.append({"type": "glory", "player": p, "amount": gain, "text":
+                               f"{p} +{gain} Glory To the Glory of Zeus (216 G 1)."})
+        private: dict[str, list[Event]] = {}
+        size = setup_mod.hand_size(len(state["seats"]))
+        for p in state["seats"]:  # 010 C-D: face-down cards are discarded; hands refilled
+            if state["facedown"][p]:
+                state["discard"].append(state["facedown"][p])
+                state["facedown"][p] = ""
+            drawn = []
+            while len(state["hands"][p]) < size and state["deck"]:
+                drawn.append(state["deck"].pop())
+                state["hands"][p].append(drawn[-1])
+            if drawn:
+                private[p] = [{"type": "drew", "cards": drawn,
+                               "text": f"You draw cards {', '.join(drawn)} (010 D)."}]
+        if state["remorse"] == t:  # 214 A 3 d
+            state["remorse"] = 0
+            events.append({"type": "purged", "text": "Hercules has purged his soul (214 A 3 d)."})
+        stats = state["stats"]
+        if not stats["occurrences_this_turn"]:
+            stats["turns_without_occurrence"] += 1
+        stats["occurrences_this_turn"] = 0
+        state["turn_effects"] = {}
+        state["turn"], state["step"] = t + 1, "logsheet"
+        if t >= rules.LAST_TURN:
+            events += self.end_of_game(state, "fifteen game Turns have been played (216 B)")
+        return events, private
+
+    def end_of_game(self, state: State, why: str) -> list[Event]:
+        """216 B, G 7: the Special Victory Conditions, then the final Glory."""
+        events: list[Event] = [{"type": "game-over", "text": f"The game is over: {why}."}]
+        stats = self.game_stats(state)
+        chart = fates.load_chart()
+        for p in state["seats"]:
+            fate = state["fate_held"][p]
+            halves, explanation = fates.special_victory(chart[fate], stats, p)
+            gain = fates.final_glory(0, halves)
+            state["glory"][p] += gain
+            events.append({"type": "special-victory", "player": p, "fate": fate, "glory": gain,
+                           "text": f"{p} reveals Fate {fate}: {explanation}: +{gain} "
+                           "(216 G 7)."})
+        best = max(state["glory"].values())
+        winners = [p for p in state["seats"] if state["glory"][p] == best]
+        events.append({"type": "winner", "players": winners, "glory": best,
+                       "text": f"Most Glory ({best}): {', '.join(winners)} (216 A)."})
+        state["step"] = "over"
+        return events
+
+    def game_stats(self, state: State) -> fates.GameStats:
+        s = state["stats"]
+        possessed: dict[str, int] = {}
+        helpers_possessed: dict[str, int] = {}
+        for x in state["prizes"].values():
+            owner = x["off_board"] or (x.get("captured_by", "") if x["holder"] else "")
+            if owner:
+                possessed[owner] = possessed.get(owner, 0) + 1
+        for x in state["helpers"].values():
+            if x["holder"]:
+                owner = rules.control_of(state, x["holder"])
+                if owner:
+                    helpers_possessed[owner] = helpers_possessed.get(owner, 0) + 1
+        return fates.GameStats(
+            heroes_on_board=sum(x["status"] == "board" for x in state["heroes"].values()),
+            heroes_killed_in_combat=s["heroes_killed_in_combat"],
+            monsters_on_board=sum(x["status"] == "board" for x in state["monsters"].values()),
+            monsters_killed=s["monsters_killed"], occurrences=s["occurrences"],
+            heroes_killed_by_occurrence=s["heroes_killed_by_occurrence"],
+            prizes_on_board=sum(not x["off_board"] for x in state["prizes"].values()),
+            prizes_off_board=sum(bool(x["off_board"]) for x in state["prizes"].values()),
+            helpers_on_board=len(state["helpers"]), helpers_off_board=0,
+            prizes_possessed=possessed, helpers_possessed=helpers_possessed,
+            turns_without_occurrence=s["turns_without_occurrence"])
+
+    # --- views, forms, bots --------------------------------------------------------------
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        return rules.view(state, player)
+
+    def order_form(self, view: Mapping[str, Any], phase: PhaseSpec, player: str) -> str:
+        return order_form_text(self.name, phase.kind)
+
+    def bot_orders(self, view: Mapping[str, Any], phase: PhaseSpec, player: str,
+                   rng: Stream) -> Orders:
+        return bot.orders(self.c, view, phase, player, rng)
+
+    def result(self, state: State) -> dict[str, Any]:
+        if state["step"] != "over":
+            return {}
+        return {"score": dict(state["glory"])}
+
+
+RULESET = Mythology()

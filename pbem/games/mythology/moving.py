@@ -1,0 +1,565 @@
+"""One Moving Player Phase (202 B 4): attempts, challenges, movement, ships, combat, prizes.
+
+The Moving Player's order lists, in order: Divine Occurrences to activate (210 D), up to five
+attempts (204 A, 209 A), combats declared after all movement (205 H), and Prize captures
+after all combat (212 D 2). Challenges by the other players come from the standing orders of
+their sealed Log Sheets (209, see :mod:`logsheet`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.core.dice import Rng
+from pbem.core.errors import Problem
+from pbem.games.mythology import combat, control, movement, occurrences
+from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS, Components
+from pbem.games.mythology.rules import (
+    GREECE,
+    Board,
+    State,
+    clockwise_from,
+    helpers_of,
+    hercules_id,
+    occupants,
+    points_on,
+    prizes_of,
+    sheet,
+    unit_hex,
+)
+
+Event = dict[str, Any]
+KEYS = ("activate", "attempt", "combat", "capture")
+
+
+@dataclass(frozen=True)
+class Attempt:
+    unit: int
+    bid: int
+    path: tuple[str, ...]
+    ship: str           # "", "start" or "end" (215 F 1: begin or end its movement on a shoreline)
+    leave_ship: bool    # 215 G-H
+    drop: tuple[str, ...]  # 211 G
+
+
+@dataclass(frozen=True)
+class CombatOrder:
+    attacker: int
+    defender: int
+    magic: bool
+
+
+@dataclass(frozen=True)
+class Capture:
+    hero: int
+    remove: bool        # 216 G 2 e
+
+
+@dataclass(frozen=True)
+class Activation:
+    code: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class MoveOrders:
+    activate: tuple[Activation, ...] = ()
+    attempts: tuple[Attempt, ...] = ()
+    combats: tuple[CombatOrder, ...] = ()
+    captures: tuple[Capture, ...] = ()
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def parse(c: Components, orders: Mapping[str, Any]) -> tuple[MoveOrders, list[Problem]]:
+    """The shape of a Moving Player's order; all problems at once."""
+    problems: list[Problem] = []
+    for key in orders:
+        if key not in KEYS:
+            problems.append(Problem(f"[orders] {key}", "unknown order",
+                                    "a Moving Player's order has " + ", ".join(KEYS)))
+
+    def tables(key: str, allowed: set[str]) -> list[tuple[str, dict[str, Any]]]:
+        raw = orders.get(key, [])
+        if not isinstance(raw, list):
+            problems.append(Problem(f"[[orders.{key}]]", "must be a list of tables",
+                                    f"write each as [[orders.{key}]]"))
+            return []
+        out = []
+        for i, t in enumerate(raw):
+            where = f"[[orders.{key}]] #{i + 1}"
+            if not isinstance(t, dict):
+                problems.append(Problem(where, "must be a table"))
+                continue
+            for k in t:
+                if k not in allowed:
+                    problems.append(Problem(f"{where} {k}", "unknown key",
+                                            "keys: " + ", ".join(sorted(allowed))))
+            out.append((where, t))
+        return out
+
+    acts = []
+    for where, t in tables("activate", {"code", "hex"}):
+        if t.get("code") not in occurrences.CODES:
+            problems.append(Problem(f"{where} code", "not a Divine Occurrence code",
+                                    "E, T, V, P, Pe or F (009 E 2)"))
+            continue
+        hex_id = t.get("hex", "")
+        if t["code"] == "V" and (not isinstance(hex_id, str) or hex_id not in c.map.hexes):
+            problems.append(Problem(f"{where} hex", "a Volcano needs the hex it strikes "
+                                    "(210 G 3)", 'write hex = "3111"'))
+            continue
+        acts.append(Activation(t["code"], str(hex_id or "")))
+    attempts = []
+    for where, t in tables("attempt", {"unit", "bid", "path", "ship", "leave_ship", "drop"}):
+        unit, bid, path = t.get("unit"), t.get("bid", 0), t.get("path", [])
+        if not isinstance(unit, int) or isinstance(unit, bool) or (
+                unit not in HERO_IDS and unit not in MONSTER_IDS):
+            problems.append(Problem(f"{where} unit", "must be a Hero (1-32) or Monster (33-64)",
+                                    "only Heroes and Monsters move (204 B)"))
+            continue
+        if not _int(bid) or bid < 0:
+            problems.append(Problem(f"{where} bid", "must be a whole number, 0 or more",
+                                    "the most you announce if challenged (209 D 1)"))
+            continue
+        if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
+            problems.append(Problem(f"{where} path", "must be a list of hex numbers",
+                                    'write path = ["3011", "2911"]'))
+            continue
+        ship = t.get("ship", "")
+        if ship not in ("", "start", "end"):
+            problems.append(Problem(f"{where} ship", 'must be "", "start" or "end"',
+                                    "when to try for a ship (215 F)"))
+            continue
+        drop = t.get("drop", [])
+        if not isinstance(drop, list) or any(d not in c.helpers for d in drop):
+            problems.append(Problem(f"{where} drop", "must list Hero Helper ids",
+                                    "ids as in your report (211 G)"))
+            continue
+        attempts.append(Attempt(unit, bid, tuple(path), ship, bool(t.get("leave_ship", False)),
+                                tuple(drop)))
+    if len(attempts) > 5:
+        problems.append(Problem("[[orders.attempt]]", f"{len(attempts)} attempts; a Moving "
+                                "Player may attempt to move five units (204 A, 209 A)",
+                                "keep the first five"))
+    combats = []
+    for where, t in tables("combat", {"attacker", "defender", "magic"}):
+        a, d = t.get("attacker"), t.get("defender")
+        if not (isinstance(a, int) and isinstance(d, int) and 1 <= a <= 64 and 1 <= d <= 64):
+            problems.append(Problem(where, "attacker and defender must be unit numbers"))
+        elif a > 32 and d > 32:
+            problems.append(Problem(where, "Monsters may not fight Monsters (205 C)"))
+        else:
+            combats.append(CombatOrder(a, d, bool(t.get("magic", False))))
+    captures = []
+    for where, t in tables("capture", {"hero", "remove"}):
+        h = t.get("hero")
+        if not isinstance(h, int) or h not in HERO_IDS:
+            problems.append(Problem(f"{where} hero", "only Heroes capture Prizes (212 B)"))
+        else:
+            captures.append(Capture(h, bool(t.get("remove", False))))
+    return MoveOrders(tuple(acts), tuple(attempts[:5]), tuple(combats), tuple(captures)), problems
+
+
+def validate(c: Components, state: State, player: str, orders: Mapping[str, Any]) -> list[Problem]:
+    """Shape, and what can be judged before the phase unfolds (units on the board, plotted
+    occurrences). Paths are judged as the phase unfolds, since earlier moves change the board."""
+    parsed, problems = parse(c, orders)
+    plotted = [o.code for o in sheet(state, player).occurrences]
+    for i, act in enumerate(parsed.activate):
+        if act.code not in plotted:
+            problems.append(Problem(f"[[orders.activate]] #{i + 1}", f"no {act.code} is "
+                                    "plotted on your Log Sheet this turn (210 D)"))
+        else:
+            plotted.remove(act.code)
+    for i, att in enumerate(parsed.attempts):
+        if not unit_hex(state, att.unit):
+            problems.append(Problem(f"[[orders.attempt]] #{i + 1} unit",
+                                    f"unit {att.unit} is not on the board"))
+    return problems
+
+
+# --- resolution ---------------------------------------------------------------------------------
+
+
+class Phase:
+    """The running state of one Moving Player Phase."""
+
+    def __init__(self, c: Components, state: State, player: str, rng: Rng) -> None:
+        self.c, self.s, self.p, self.rng = c, state, player, rng
+        self.board = Board(c)
+        self.turn = state["turn"]
+        self.label = f"t{self.turn:02d}/{player}"
+        self.events: list[Event] = []
+        self.moved: set[int] = set()       # 209 G: the mover controls these this phase
+        self.fought: set[int] = set()      # 205 K
+        self.tried_capture: set[int] = set()  # 212 D 4
+        self.effects = state["turn_effects"]
+        self.herc = hercules_id(c)
+
+    # -- glory and bookkeeping --
+    def glory(self, player: str, amount: int, why: str) -> None:
+        if amount:
+            self.s["glory"][player] += amount
+            self.events.append({"type": "glory", "player": player, "amount": amount,
+                                "text": f"{player} {amount:+d} Glory: {why}."})
+
+    def controls(self, unit: int) -> bool:
+        """208 H, 209 G: the mover controls what it moved, or what it has spent the most on."""
+        if unit in self.moved:
+            return True
+        return control.controller(points_on(self.s, unit)) == self.p
+
+    def remove_hero(self, hero: int) -> None:
+        entry = self.s["heroes"][str(hero)]
+        where = entry["hex"]
+        for h in helpers_of(self.s, hero):   # 211 H
+            self.s["helpers"][h].update(holder=0, hex=where)
+        for p in prizes_of(self.s, hero):    # 212 E
+            self.s["prizes"][p].update(holder=0, hex=where)
+        entry.update(status="dead", hex="")
+        if hero in self.s["ships"]:
+            self.s["ships"].remove(hero)
+
+    def fighter(self, unit: int) -> combat.Fighter:
+        if unit > 32:
+            m = self.c.monsters[unit]
+            return combat.Fighter(unit, "monster", m.attack, m.defense, m.magic)
+        h = self.c.heroes[unit]
+        aid = sum(sheet(self.s, p).aid.get(unit, 0) for p in self.s["seats"])
+        ail = sum(sheet(self.s, p).ailment.get(unit, 0) for p in self.s["seats"])
+        helpers = [(self.c.helpers[x].attack, self.c.helpers[x].defense, self.c.helpers[x].magic)
+                   for x in helpers_of(self.s, unit)]
+        a, d, mg, pen = combat.effective(h.attack, h.defense, h.magic, aid=aid, ailment=ail,
+                                         helpers=helpers,
+                                         famine=unit in self.effects.get("famine", []))
+        return combat.Fighter(unit, "hero", a, d, mg, hercules=unit == self.herc,
+                              magic_penalty=pen)
+
+    # -- 210: Divine Occurrences, activated at the start of the causing god's own phase --
+    def activate(self, act: Activation) -> None:
+        area = self.s["god_area"][self.p]
+        target_area = self.c.map.area_of(act.hex) if act.hex else area
+        if not occurrences.allowed(act.code, area or None, target_area):
+            self.events.append({"type": "occurrence-void", "code": act.code, "text":
+                                f"{self.p}'s {act.code} cannot take place: only in the Area of "
+                                "their god (210 I-J)."})
+            return
+        points = next(o.points for o in sheet(self.s, self.p).occurrences if o.code == act.code)
+        if act.code == "P":  # 210 G 4: rolled at the conclusion of all Moving Player Phases
+            self.effects.setdefault("plague", []).append(
+                {"player": self.p, "area": target_area, "points": points})
+            self.events.append({"type": "plague", "area": target_area, "text":
+                                f"{self.p} brings Plague on {target_area} (210 G 4)."})
+            self.count_occurrence(act.code)
+            return
+        hexes = [act.hex] if act.code == "V" else list(self.c.map.area(target_area).hexes)
+        targets = [occurrences.Target(int(h), self.c.heroes[int(h)].defense,
+                                      self.c.map.is_land(x["hex"]), int(h) in self.s["ships"],
+                                      int(h) == self.herc)
+                   for h, x in sorted(self.s["heroes"].items(), key=lambda kv: int(kv[0]))
+                   if x["status"] == "board" and x["hex"] in hexes]
+        result = occurrences.resolve(act.code, points, targets, self.rng.public,
+                                     f"{self.label}/occurrence/{act.code}")
+        self.events += result.events
+        self.count_occurrence(act.code)
+        for hero in result.killed:
+            self.kill_by_occurrence(hero)
+        self.glory(self.p, result.glory, "Hercules slain by a Divine Occurrence (214 B)")
+        self.effects.setdefault("pestilence", []).extend(result.immobilised)
+        self.effects.setdefault("famine", []).extend(result.famished)
+
+    def count_occurrence(self, code: str) -> None:
+        stats = self.s["stats"]
+        by = stats["occurrences"].setdefault(self.p, {})
+        by[code] = by.get(code, 0) + 1
+        stats["occurrences_this_turn"] += 1
+
+    def kill_by_occurrence(self, hero: int) -> None:
+        points = points_on(self.s, hero)
+        self.remove_hero(hero)
+        stats = self.s["stats"]["heroes_killed_by_occurrence"]
+        stats[self.p] = stats.get(self.p, 0) + 1
+        self.glory(self.p, control.kill_glory(self.p, points, by_occurrence=True,
+                                              killer_controlled_unit=False),
+                   f"Hero {hero} killed by a Divine Occurrence (216 G 4 d)")
+
+    # -- 204, 209, 215: one attempt --
+    def attempt(self, n: int, att: Attempt) -> None:
+        unit, where = att.unit, unit_hex(self.s, att.unit)
+        name = self.unit_name(unit)
+        if not where:
+            self.events.append({"type": "attempt-void", "unit": unit, "text":
+                                f"Attempt {n}: {name} is no longer on the board."})
+            return
+        free = unit == self.herc and self.s["remorse"] > 0  # 214 A 3 c: free, unchallenged
+        if not free:
+            self.s["attempts"] = self.s.get("attempts", 0) + 1
+            if not self.auction(unit, att.bid):
+                return
+        self.moved.add(unit)
+        if unit <= 32 and att.ship == "start" and not self.get_ship(unit):
+            return
+        moved_to = self.walk(unit, att)
+        if unit <= 32 and not free:
+            self.glory(self.p, control.moving_glory(bool(att.path) and moved_to != where, True),
+                       f"{name} successfully moved (216 G 5)")
+        if unit <= 32 and att.ship == "end" and unit not in self.s["ships"]:
+            self.get_ship(unit)
+        if unit <= 32:
+            for h in att.drop:  # 211 G
+                if self.s["helpers"][h]["holder"] == unit:
+                    self.s["helpers"][h].update(holder=0, hex=unit_hex(self.s, unit))
+                    self.events.append({"type": "helper-dropped", "hero": unit, "helper": h,
+                                        "text": f"{name} leaves {self.c.helpers[h].name}."})
+            if att.leave_ship and unit in self.s["ships"]:
+                self.s["ships"].remove(unit)  # 215 H
+                self.events.append({"type": "ship-left", "hero": unit,
+                                    "text": f"{name} leaves the ship (215 H)."})
+
+    def auction(self, unit: int, bid: int) -> bool:
+        """209: standing challenges from the other players' Log Sheets, in clockwise order."""
+        points = points_on(self.s, unit)
+        is_hero = unit <= 32
+        challenges = []
+        for other in clockwise_from(self.s["seats"], self.p)[1:]:
+            for order in sheet(self.s, other).challenges:
+                if order.unit == unit and points[other] >= max(order.min_total, 0):
+                    challenges.append(control.Challenge(other, min(order.limit, points[other])))
+                    break
+        zeus = {p: self.c.gods[self.s["gods"][p]].arbitration.get(unit, 0)
+                for p in self.s["seats"]} if is_hero else {}
+        n = self.s.get("attempts", 0)
+        result = control.auction(unit, is_hero, self.p, min(bid, points[self.p]), challenges,
+                                 zeus, self.rng.public, f"{self.label}/a{n}")
+        self.events += result.events
+        for player, amount in sorted(result.glory.items()):
+            self.glory(player, amount, "challenge (216 G 6)")
+        return result.moved
+
+    def get_ship(self, hero: int) -> bool:
+        """215 F: on a shoreline (not a river alone), two-digit roll <= Defense."""
+        where = unit_hex(self.s, hero)
+        name = self.unit_name(hero)
+        if hero == self.herc and self.s["remorse"] > 0:
+            return False  # 214 A 3 e
+        if not movement.can_obtain_ship(self.board, where):
+            self.events.append({"type": "ship-void", "hero": hero, "text":
+                                f"{name} is not on a shoreline and cannot get a ship (215 F 1)."})
+            return False
+        roll = self.rng.public.two_digit(f"{self.label}/ship/{hero}")
+        ok = roll <= self.c.heroes[hero].defense
+        self.events.append({"type": "ship-roll", "hero": hero, "roll": roll, "success": ok,
+                            "text": f"{name} tries for a ship: {roll} against Defense "
+                            f"{self.c.heroes[hero].defense}: {'a ship' if ok else 'no ship'}"
+                            " (215 F 2)."})
+        if ok:
+            self.s["ships"].append(hero)
+        return ok
+
+    def walk(self, unit: int, att: Attempt) -> str:
+        """Move along the path while it stays legal; pick up Helpers on the way (211 B)."""
+        kind = "hero" if unit <= 32 else "monster"
+        start = unit_hex(self.s, unit)
+        allowance = movement.NORMAL_MOVE
+        if kind == "hero" and any(self.c.helpers[h].doubles_movement
+                                  for h in helpers_of(self.s, unit)):
+            allowance *= 2  # 204 G, M: Helpers may double a Hero's movement, never beyond four
+        if unit == self.herc and self.s["remorse"] > 0:
+            allowance = movement.NORMAL_MOVE  # 214 A 3 c
+        mover = movement.Mover(unit, kind, start, allowance, ship=unit in self.s["ships"],
+                               immobile=unit in self.effects.get("pestilence", []))
+        problems = movement.check_path(self.board, mover, att.path, f"unit {unit}")
+        path = list(att.path)
+        if problems:
+            # The first illegal step ends the move there; what came before stands.
+            bad = next((i for i in range(len(path))
+                        if movement.check_path(self.board, mover, path[:i + 1], "x")), 0)
+            path = path[:bad]
+            self.events.append({"type": "move-stopped", "unit": unit,
+                                "text": f"{self.unit_name(unit)} stops: {problems[0].message}."})
+        table = self.s["heroes"] if kind == "hero" else self.s["monsters"]
+        for hex_id in path:
+            table[str(unit)]["hex"] = hex_id
+            if kind == "hero":
+                self.pick_up(unit, hex_id)
+        if path:
+            self.events.append({"type": "move", "unit": unit, "path": path, "text":
+                                f"{self.unit_name(unit)} moves {start} -> {' -> '.join(path)}."})
+            if kind == "hero":
+                self.greece_bonus(unit, path)
+        return path[-1] if path else start
+
+    def pick_up(self, hero: int, hex_id: str) -> None:
+        """211 B, J: a Hero entering a hex with a Helper and no other Hero or Monster takes it."""
+        if hero in self.s["ships"] or (hero == self.herc and self.s["remorse"] > 0):
+            return  # 215 G, 214 A 3 e
+        if [u for u in occupants(self.s, hex_id) if u != hero]:
+            return
+        for h, x in sorted(self.s["helpers"].items()):
+            if x["holder"] == 0 and x["hex"] == hex_id:
+                x.update(holder=hero, hex="")
+                self.events.append({"type": "helper-taken", "hero": hero, "helper": h, "text":
+                                    f"{self.unit_name(hero)} acquires {self.c.helpers[h].name} "
+                                    "(211 B)."})
+
+    def greece_bonus(self, hero: int, path: list[str]) -> None:
+        """216 G 2 c: bringing a Prize captured in an earlier turn into Greece, Controlled."""
+        if self.c.map.area_of(path[-1]) != GREECE or not self.controls(hero):
+            return
+        for pid in prizes_of(self.s, hero):
+            prize = self.s["prizes"][pid]
+            if (prize.get("captured_by") == self.p and prize.get("captured_turn", 99) < self.turn
+                    and not prize.get("bonus")):
+                prize["bonus"] = True
+                self.glory(self.p, 50, f"{self.c.prizes[pid].name} brought into Greece "
+                           "(216 G 2 c)")
+
+    # -- 205-207: combat --
+    def fight(self, order: CombatOrder) -> None:
+        a, d = order.attacker, order.defender
+        where = f"{self.unit_name(a)} against {self.unit_name(d)}"
+        ha, hd = unit_hex(self.s, a), unit_hex(self.s, d)
+        reason = ""
+        if not ha or not hd:
+            reason = "a unit is no longer on the board"
+        elif ha != hd:
+            reason = "they are not in the same hex (205 A)"
+        elif a in self.fought or d in self.fought:
+            reason = "a unit may attack or be attacked only once per phase (205 K)"
+        elif a <= 32 and not self.controls(a):
+            reason = "a Hero attacks only for the player who Controls it (208 E)"
+        elif a in self.s["ships"]:
+            reason = "a Hero aboard a ship only moves and defends (215 C, G)"
+        elif self.herc in (a, d) and self.s["remorse"] > 0:
+            reason = "Hercules, filled with remorse, may not attack or be attacked (214 A 3 e)"
+        if reason:
+            self.events.append({"type": "combat-void", "attacker": a, "defender": d,
+                                "text": f"No combat, {where}: {reason}."})
+            return
+        self.fought |= {a, d}
+        fa, fd = self.fighter(a), self.fighter(d)
+        result = combat.resolve(fa, fd, self.rng.public, f"{self.label}/c{a}-{d}",
+                                attacker_elects_magic=order.magic and fa.magic is not None,
+                                defender_elects_magic=fd.magic is not None)
+        self.events += result.events
+        if result.stalemate:
+            self.glory(self.p, result.attacker_glory, "stalemate (206 D 7)")
+        for dead in result.killed:
+            self.after_kill(dead, killer=d if dead == a else a)
+        if self.herc in (a, d) and self.herc not in result.killed:
+            remorse, event = combat.remorse(self.c.heroes[self.herc].attack, self.rng.public,
+                                            f"{self.label}/c{a}-{d}")
+            self.events.append(event)
+            if remorse:
+                self.fill_with_remorse()
+
+    def after_kill(self, dead: int, killer: int) -> None:
+        stats = self.s["stats"]
+        if dead > 32:
+            self.s["monsters"][str(dead)].update(status="dead", hex="")
+            stats["monsters_killed"] += 1
+            # 216 G 3 a: the player Controlling the Hero that killed it: +3.
+            owner = self.p if self.controls(killer) else control.controller(
+                points_on(self.s, killer))
+            if owner is not None:
+                self.glory(owner, 3, f"Monster {dead} killed (216 G 3 a)")
+            return
+        points = points_on(self.s, dead)
+        self.remove_hero(dead)
+        stats["heroes_killed_in_combat"] += 1
+        controlled = self.controls(killer)
+        self.glory(self.p, control.kill_glory(self.p, points, by_occurrence=False,
+                                              killer_controlled_unit=controlled),
+                   f"Hero {dead} killed (216 G 4)")
+
+    def fill_with_remorse(self) -> None:
+        """214 A 3 b, e: face down; Helpers and Prizes are left in his hex."""
+        where = unit_hex(self.s, self.herc)
+        for h in helpers_of(self.s, self.herc):
+            self.s["helpers"][h].update(holder=0, hex=where)
+        for p in prizes_of(self.s, self.herc):
+            self.s["prizes"][p].update(holder=0, hex=where)
+        if self.herc in self.s["ships"]:
+            self.s["ships"].remove(self.herc)
+        self.s["remorse"] = self.turn + 1  # purged at the end of the next complete Turn (d)
+        self.events.append({"type": "remorse", "text": "Hercules is filled with remorse and "
+                            "turned face down (214 A 3 b)."})
+
+    # -- 212: prizes --
+    def capture(self, order: Capture) -> None:
+        hero, name = order.hero, self.unit_name(order.hero)
+        where = unit_hex(self.s, hero)
+        prize = next((p for p, x in sorted(self.s["prizes"].items())
+                      if x["holder"] == 0 and not x["off_board"] and x["hex"] == where), None)
+        reason = ""
+        if not where:
+            reason = "he is no longer on the board"
+        elif prize is None:
+            reason = "there is no Prize free in his hex"
+        elif hero in self.tried_capture:
+            reason = "one attempt per Hero per phase (212 D 4)"
+        elif not self.controls(hero):
+            reason = "the Moving Player does not Control him"
+        elif hero in self.s["ships"] or (hero == self.herc and self.s["remorse"] > 0):
+            reason = "he must leave the ship first (215 G)" if hero in self.s["ships"] else \
+                "Hercules in remorse may not capture Prizes (214 A 3 e)"
+        if reason or prize is None:
+            self.events.append({"type": "capture-void", "hero": hero,
+                                "text": f"No capture by {name}: {reason}."})
+            return
+        self.tried_capture.add(hero)
+        bonus = sum(self.c.helpers[h].attack for h in helpers_of(self.s, hero))
+        roll = self.rng.public.two_digit(f"{self.label}/capture/{hero}")
+        total = roll + self.c.heroes[hero].attack + bonus  # 212 D 3: only Helpers and Attack
+        defense = self.c.prizes[prize].defense
+        ok = total >= defense
+        self.events.append({"type": "capture-roll", "hero": hero, "prize": prize, "roll": roll,
+                            "total": total, "success": ok, "text":
+                            f"{name} tries for {self.c.prizes[prize].name}: {roll} + "
+                            f"{self.c.heroes[hero].attack + bonus} = {total} against "
+                            f"{defense}: {'captured' if ok else 'not captured'} (212 D 3)."})
+        if not ok:
+            return
+        entry = self.s["prizes"][prize]
+        if order.remove:  # 216 G 2 e
+            entry.update(holder=0, hex="", off_board=self.p)
+        else:
+            entry.update(holder=hero, hex="")
+        entry.update(captured_by=self.p, captured_turn=self.turn)
+        if self.p in entry["scored"]:
+            self.events.append({"type": "no-glory", "text": f"{self.p} already scored this "
+                                "Prize once (216 G 2 d)."})
+        else:
+            entry["scored"].append(self.p)
+            self.glory(self.p, 5, f"{self.c.prizes[prize].name} captured (216 G 2 a)")
+
+    def unit_name(self, unit: int) -> str:
+        if unit > 32:
+            return f"{self.c.monsters[unit].name} ({unit})"
+        return f"{self.c.heroes[unit].name} ({unit})"
+
+
+def resolve(c: Components, state: State, player: str, orders: Mapping[str, Any],
+            rng: Rng) -> list[Event]:
+    parsed, _ = parse(c, orders)
+    phase = Phase(c, state, player, rng)
+    state["attempts"] = 0
+    phase.events.append({"type": "moving-player", "player": player,
+                         "text": f"{player} is the Moving Player (202 B 4)."})
+    for act in parsed.activate:
+        phase.activate(act)
+    for n, att in enumerate(parsed.attempts, start=1):
+        if state["attempts"] >= 5 and not (att.unit == phase.herc and state["remorse"] > 0):
+            break
+        phase.attempt(n, att)
+    for order in parsed.combats:
+        phase.fight(order)
+    for cap in parsed.captures:
+        phase.capture(cap)
+    state.pop("attempts", None)
+    return phase.events

@@ -1,0 +1,223 @@
+"""Mythology's Advanced Game (200-216) as a sequence of PBEM phases.
+
+A game Turn (202 B) becomes:
+
+1. ``tNN.logsheet``: everyone at once, sealed until the end of the game (009 C). It carries the
+   Log Sheet (202 B 1), the card placed face down (202 B 2), an optional standing Area for the
+   god (203) and standing challenge orders (209), because nothing is revealed between them.
+2. ``tNN.place.<player>``: God Placement (202 B 3, 203), one player at a time in roll order,
+   each seeing the gods already placed; skipped for a player whose Log Sheet named an Area.
+3. ``tNN.move.<player>``: one Moving Player Phase (202 B 4, 204-215) per player in roll order.
+4. ``tNN.fate``: automatic: Plague (210 G 4), the Fates (213), the Turn Record (202 B 6).
+
+Every adaptation is listed in docs/games/mythology.md with its rule number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.core.dice import Rng, Stream
+from pbem.games.mythology import control, logsheet
+from pbem.games.mythology import setup as setup_mod
+from pbem.games.mythology.components import Components
+
+State = dict[str, Any]
+Event = dict[str, Any]
+LAST_TURN = 15          # 216 B
+MAX_ATTEMPTS = 5        # 204 A, 209 A
+HERCULES_NAME = "Hercules"
+GREECE = setup_mod.GREECE
+
+
+def hercules_id(c: Components) -> int:
+    return next(h for h, x in c.heroes.items() if x.name == HERCULES_NAME)
+
+
+class Board:
+    """The map as :mod:`movement` sees it."""
+
+    def __init__(self, c: Components) -> None:
+        self.m = c.map
+
+    def has_hex(self, hex_id: str) -> bool:
+        return hex_id in self.m.hexes
+
+    def neighbours(self, hex_id: str) -> tuple[str, ...]:
+        return self.m.neighbours(hex_id)
+
+    def is_land(self, hex_id: str) -> bool:
+        return self.m.is_land(hex_id)
+
+    def crosses_shoreline(self, a: str, b: str) -> bool:
+        return self.m.crosses_water(a, b)
+
+    def is_river(self, hex_id: str) -> bool:
+        return self.m.is_river(hex_id)
+
+    def is_shoreline(self, hex_id: str) -> bool:
+        return self.m.is_shoreline(hex_id)
+
+
+# --- small helpers over the state ------------------------------------------------------------
+
+
+def sheet(state: State, player: str, turn: int | None = None) -> logsheet.LogSheet:
+    data = state["logsheets"][player].get(str(turn or state["turn"]))
+    return logsheet.LogSheet.from_dict(data) if data else logsheet.LogSheet()
+
+
+def hero_points(state: State, hero: int) -> dict[str, int]:
+    """208 I: each player's current total on a Hero."""
+    return {p: state["hero_totals"][p].get(str(hero), 0) for p in state["seats"]}
+
+
+def monster_points(state: State, monster: int) -> dict[str, int]:
+    """208 J: what each player spent on a Monster this turn only."""
+    return {p: sheet(state, p).monsters.get(monster, 0) for p in state["seats"]}
+
+
+def points_on(state: State, unit: int) -> dict[str, int]:
+    return hero_points(state, unit) if unit <= 32 else monster_points(state, unit)
+
+
+def unit_hex(state: State, unit: int) -> str:
+    table = state["heroes"] if unit <= 32 else state["monsters"]
+    entry = table.get(str(unit))
+    return str(entry["hex"]) if entry and entry["status"] == "board" else ""
+
+
+def helpers_of(state: State, hero: int) -> list[str]:
+    return sorted(h for h, x in state["helpers"].items() if x["holder"] == hero)
+
+
+def prizes_of(state: State, hero: int) -> list[str]:
+    return sorted(p for p, x in state["prizes"].items() if x["holder"] == hero)
+
+
+def occupants(state: State, hex_id: str) -> list[int]:
+    return ([int(h) for h, x in state["heroes"].items() if x["status"] == "board"
+             and x["hex"] == hex_id] +
+            [int(m) for m, x in state["monsters"].items() if x["status"] == "board"
+             and x["hex"] == hex_id])
+
+
+def clockwise_from(seats: Sequence[str], first: str) -> list[str]:
+    i = list(seats).index(first)
+    return list(seats[i:]) + list(seats[:i])
+
+
+def roll_order(seats: Sequence[str], stream: Stream, label: str) -> tuple[list[str], list[Event]]:
+    """202 B 3-4: everyone rolls red and white (a two-digit number); the highest goes first and
+    the others follow clockwise. Equal highest rolls roll again among themselves."""
+    events: list[Event] = []
+    contenders, k = list(seats), 0
+    while True:
+        rolls = {p: stream.two_digit(f"{label}/{p}/r{k}") for p in contenders}
+        for p in contenders:
+            events.append({"type": "roll", "player": p, "roll": rolls[p],
+                           "text": f"{p} rolls {rolls[p]}."})
+        top = max(rolls.values())
+        contenders = [p for p in contenders if rolls[p] == top]
+        if len(contenders) == 1:
+            break
+        k += 1
+    order = clockwise_from(seats, contenders[0])
+    events.append({"type": "order", "order": order,
+                   "text": "Order: " + ", ".join(order) + "."})
+    return order, events
+
+
+# --- the phases ---------------------------------------------------------------------------------
+
+
+def resolve_logsheets(c: Components, state: State, sheets: Mapping[str, logsheet.LogSheet],
+                      rng: Rng) -> tuple[list[Event], dict[str, list[Event]]]:
+    """202 B 1-3: record the Log Sheets, place face-down cards, roll for God Placement."""
+    turn = state["turn"]
+    events: list[Event] = []
+    private: dict[str, list[Event]] = {}
+    for p in state["seats"]:
+        s = sheets[p]
+        state["logsheets"][p][str(turn)] = s.as_dict()
+        previous = {int(h): t for h, t in state["hero_totals"][p].items()}
+        state["hero_totals"][p] = {str(h): t for h, t in sorted(
+            control.hero_totals(previous, s.heroes).items())}  # 208 I
+        private[p] = [{"type": "logsheet", "turn": turn, "power_points": s.power_points,
+                       "text": f"Your Log Sheet for Turn {turn} is recorded "
+                       f"({s.power_points} Power Points)."}]
+        if s.card:  # 202 B 2, 010 E 1
+            state["hands"][p].remove(s.card)
+            state["facedown"][p] = s.card
+            events.append({"type": "card-face-down", "player": p,
+                           "text": f"{p} places a card face down (202 B 2)."})
+    order, roll_events = roll_order(state["seats"], rng.public, f"t{turn:02d}/place")
+    events += roll_events
+    state["order"], state["cursor"], state["step"] = order, 0, "place"
+    events += advance_placement(state)
+    return events, private
+
+
+def advance_placement(state: State) -> list[Event]:
+    """Place every god whose player named a standing Area, until one must choose (203)."""
+    events: list[Event] = []
+    while state["step"] == "place" and state["cursor"] < len(state["order"]):
+        p = state["order"][state["cursor"]]
+        area = sheet(state, p).area
+        if not area:
+            return events
+        events += place_god(state, p, area, standing=True)
+    return events
+
+
+def place_god(state: State, player: str, area: str, *, standing: bool = False) -> list[Event]:
+    state["god_area"][player] = area
+    state["cursor"] += 1
+    how = " (standing order)" if standing else ""
+    return [{"type": "god-placed", "player": player, "area": area,
+             "text": f"{player} places their god in {area}{how} (203)."}]
+
+
+def start_movement(state: State, rng: Rng) -> list[Event]:
+    """202 B 4: roll again for the order of the Moving Players."""
+    order, events = roll_order(state["seats"], rng.public, f"t{state['turn']:02d}/move")
+    state["order"], state["cursor"], state["step"] = order, 0, "move"
+    state["phase_units"] = {}
+    return events
+
+
+def control_of(state: State, unit: int) -> str | None:
+    """208 H: who has spent the most on ``unit`` now (None: nobody, or a tie)."""
+    return control.controller(points_on(state, unit))
+
+
+def view(state: State, player: str | None) -> dict[str, Any]:
+    """What ``player`` may know (None: the public). Positions, Glory and god Areas are on the
+    table for everyone; hands, Fate counters and Log Sheets only for their owner until the end
+    (009 C, 102 G 2)."""
+    over = state["step"] == "over"
+    v: dict[str, Any] = {
+        "turn": min(state["turn"], LAST_TURN), "step": state["step"], "seats": state["seats"],
+        "gods": state["gods"], "glory": state["glory"], "god_area": state["god_area"],
+        "order": state["order"], "cursor": state["cursor"],
+        "heroes": state["heroes"], "monsters": state["monsters"], "prizes": state["prizes"],
+        "helpers": state["helpers"], "ships": state["ships"], "remorse": state["remorse"],
+        "facedown": {p: bool(c) for p, c in state["facedown"].items()},
+        "hand_sizes": {p: len(h) for p, h in state["hands"].items()},
+        "deck_size": len(state["deck"]), "discard_size": len(state["discard"]),
+        "fate_track": {t: len(f) for t, f in state["fate_track"].items()},
+        "pestilence": state["turn_effects"].get("pestilence", []),
+        "famine": state["turn_effects"].get("famine", []),
+        "game_over": over,
+    }
+    if over:
+        v["logsheets"] = state["logsheets"]
+        v["fate_held"] = state["fate_held"]
+    elif player is not None:
+        v["hand"] = state["hands"][player]
+        v["facedown_card"] = state["facedown"][player]
+        v["fate"] = state["fate_held"][player]
+        v["my_logsheets"] = state["logsheets"][player]
+        v["my_hero_totals"] = state["hero_totals"][player]
+    return v

@@ -1,0 +1,44 @@
+"""The fast path of canonical JSON gives exactly the rfc8785 reference bytes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import rfc8785
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem.core.canonical import _plain, canonical_json
+
+scalars = st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",)), max_size=20)
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=8), inner,
+    max_size=5), max_leaves=40)
+
+
+@settings(max_examples=500)
+@given(values)
+def test_fast_path_equals_rfc8785(value: Any) -> None:
+    assert canonical_json(value) == rfc8785.dumps(value)
+
+
+def test_controls_and_unicode_escape_like_ecmascript() -> None:
+    value = {"\u00e9": "a\u0001b\n\t\"\\\u2028", "b": [1, True, None]}
+    assert _plain(value)
+    assert canonical_json(value) == rfc8785.dumps(value)
+
+
+def test_keys_beyond_the_bmp_sort_by_utf16_through_the_reference() -> None:
+    value = {"\U0001f600": 1, "\uffff": 2}
+    assert not _plain(value)
+    assert canonical_json(value) == rfc8785.dumps(value)
+    assert canonical_json(value).index(b"\xef\xbf\xbf") > canonical_json(value).index(b"\xf0")
+
+
+def test_big_integers_go_to_the_reference_which_refuses_them() -> None:
+    import pytest
+
+    assert not _plain({"x": 2**60})
+    with pytest.raises(rfc8785.IntegerDomainError):
+        canonical_json({"x": 2**60})
