@@ -71,6 +71,28 @@ def logsheet(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -
             challenges.append({"unit": hero, "limit": total + heroes.get(str(hero), 0)})
     if challenges:
         out["challenge"] = challenges
+    top = max(totals, key=lambda h: (totals[h], -h), default=0)
+    if top and top in heroes_on:
+        uses = []
+        god = c.gods[view["gods"][player]]
+        for p in god.powers:  # 011: standing uses of the god's powers on its best Hero
+            if p.effect.kind in ("attack", "defense", "magic") and p.effect.amount > 0 and \
+                    p.effect.target in ("hero", "unit"):
+                uses.append({"what": f"power:{p.id}", "when": "combat", "unit": top})
+            elif p.effect.kind == "challenge":
+                uses.append({"what": f"power:{p.id}", "when": "challenge", "unit": top})
+        hand = view["hand"]
+        if hand and rng.draw(f"bot/{player}/card?", 3) == 1:  # 202 B 2, 010 E 1
+            card = rng.choice(sorted(hand), f"bot/{player}/card")
+            out["card"] = card
+            effect = c.cards[int(card)].god.effect
+            if effect.kind in ("attack", "defense") and effect.amount > 0 and \
+                    effect.target in ("hero", "unit"):
+                uses.append({"what": "card", "when": "combat", "unit": top})
+        if uses:
+            out["use"] = uses
+        if totals[top] >= 3:
+            out["intercept"] = [{"unit": top, "target": 0}]  # 205 I
     return out
 
 
@@ -149,6 +171,11 @@ def move(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -> Or
                 break
         if end in prize_hexes:
             captures.append({"hero": hero})
+    card = view.get("facedown_card", "")
+    if card and attempts:  # 010 E 2: the god section, on the first Hero moved, if it helps
+        effect = c.cards[int(card)].god.effect
+        if effect.kind in ("movement", "ship", "protect") and effect.target in ("hero", "unit"):
+            out["card"] = {"section": "god", "unit": attempts[0]["unit"]}
     if attempts:
         out["attempt"] = attempts
     if combats:

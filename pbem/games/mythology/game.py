@@ -9,7 +9,7 @@ from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem
 from pbem.core.resources import order_form_text
 from pbem.core.ruleset import REVEAL_GAME, OptionSpec, Orders, Outcome, PhaseSpec, Ruleset
-from pbem.games.mythology import bot, fates, logsheet, moving, occurrences, rules
+from pbem.games.mythology import bot, cards, fates, logsheet, moving, occurrences, rules
 from pbem.games.mythology import setup as setup_mod
 from pbem.games.mythology.components import Components, load
 from pbem.games.mythology.rules import Event, State
@@ -63,7 +63,8 @@ class Mythology(Ruleset):
     def validate(self, state: State, phase: PhaseSpec, player: str,
                  orders: Orders) -> list[Problem]:
         if phase.kind == "logsheet":
-            return logsheet.parse(orders, hand=state["hands"][player], areas=_areas(self.c))[1]
+            return logsheet.parse(orders, hand=state["hands"][player], areas=_areas(self.c),
+                                  powers=cards.power_ids(self.c, state, player))[1]
         if phase.kind == "place":
             problems = [Problem(f"[orders] {k}", "unknown order", "write only area = ...")
                         for k in orders if k != "area"]
@@ -87,8 +88,9 @@ class Mythology(Ruleset):
         events: list[Event] = []
         private: dict[str, list[Event]] = {}
         if phase.kind == "logsheet":
-            sheets = {p: logsheet.parse(orders[p], hand=state["hands"][p],
-                                        areas=_areas(self.c))[0] for p in state["seats"]}
+            sheets = {p: logsheet.parse(orders[p], hand=state["hands"][p], areas=_areas(self.c),
+                                        powers=cards.power_ids(self.c, state, p))[0]
+                      for p in state["seats"]}
             events, private = rules.resolve_logsheets(self.c, state, sheets, rng)
         elif phase.kind == "place":
             assert phase.active is not None
@@ -112,16 +114,11 @@ class Mythology(Ruleset):
         c, t = self.c, state["turn"]
         events: list[Event] = []
         effects = state["turn_effects"]
-        herc = rules.hercules_id(c)
         for plague in effects.get("plague", []):  # 210 G 4
-            hexes = set(c.map.area(plague["area"]).hexes)
-            targets = [occurrences.Target(int(h), c.heroes[int(h)].defense,
-                                          c.map.is_land(x["hex"]), int(h) in state["ships"],
-                                          int(h) == herc)
-                       for h, x in sorted(state["heroes"].items(), key=lambda kv: int(kv[0]))
-                       if x["status"] == "board" and x["hex"] in hexes]
+            targets = moving.occurrence_targets(c, state, set(c.map.area(plague["area"]).hexes))
             plagued = occurrences.resolve("P", plague["points"], targets, rng.public,
-                                          f"t{t:02d}/plague/{plague['player']}")
+                                          f"t{t:02d}/plague/{plague['player']}",
+                                          extra=plague.get("extra", 0))
             events += plagued.events
             phase = moving.Phase(c, state, plague["player"], rng)
             for hero in plagued.killed:

@@ -23,7 +23,8 @@ from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS
 MAX_POWER_POINTS = 10  # 007 B, 007 F
 OCCURRENCE_CODES = ("E", "T", "V", "P", "Pe", "F")  # 009 E 2
 KNOWN_KEYS = ("card", "area", "heroes", "monsters", "occurrences", "aid", "ailment", "zeus",
-              "challenge")
+              "challenge", "use", "intercept", "oracle")
+USE_MOMENTS = ("combat", "challenge")
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,27 @@ class ChallengeOrder:
 
 
 @dataclass(frozen=True)
+class Use:
+    """010 E 2, 011 E as a standing order: when ``unit`` is in a ``when`` (combat or challenge)
+    during any Moving Player Phase, use ``what``: ``"card"`` (the god section of the face-down
+    card) or ``"power:<id>"`` (a power of the player's god) on it."""
+
+    what: str
+    when: str
+    unit: int
+
+
+@dataclass(frozen=True)
+class Intercept:
+    """205 I as a standing order: when another Moving Player moves a unit into or through the
+    hex of ``unit`` (which this player Controls), ``unit`` attacks it at once; ``target`` 0
+    means any unit it may fight, otherwise only that unit."""
+
+    unit: int
+    target: int = 0
+
+
+@dataclass(frozen=True)
 class LogSheet:
     """One player's Log Sheet line for one game Turn."""
 
@@ -58,6 +80,9 @@ class LogSheet:
     card: str = ""                                               # 202 B 2
     area: str = ""                                               # 203, standing
     challenges: tuple[ChallengeOrder, ...] = ()                  # 209, standing
+    uses: tuple[Use, ...] = ()                                   # 010 E 2, 011 E, standing
+    intercepts: tuple[Intercept, ...] = ()                       # 205 I, standing
+    oracle: bool = True                                          # 010 E 6, standing
 
     @property
     def power_points(self) -> int:
@@ -77,6 +102,9 @@ class LogSheet:
             "zeus": self.zeus, "card": self.card, "area": self.area,
             "challenges": [{"unit": c.unit, "limit": c.limit, "min_total": c.min_total}
                            for c in self.challenges],
+            "uses": [{"what": u.what, "when": u.when, "unit": u.unit} for u in self.uses],
+            "intercepts": [{"unit": i.unit, "target": i.target} for i in self.intercepts],
+            "oracle": self.oracle,
         }
 
     @classmethod
@@ -92,6 +120,11 @@ class LogSheet:
             area=str(data.get("area", "")),
             challenges=tuple(ChallengeOrder(c["unit"], c["limit"], c.get("min_total", 0))
                              for c in data.get("challenges", data.get("challenge", []))),
+            uses=tuple(Use(u["what"], u["when"], u["unit"])
+                       for u in data.get("uses", data.get("use", []))),
+            intercepts=tuple(Intercept(i["unit"], i.get("target", 0))
+                             for i in data.get("intercepts", data.get("intercept", []))),
+            oracle=bool(data.get("oracle", True)),
         )
 
 
@@ -121,7 +154,7 @@ def _unit_table(orders: Mapping[str, Any], key: str, ids: range, what: str,
 
 
 def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str],
-          units_in_game: Sequence[int] = ()) -> tuple[LogSheet, list[Problem]]:
+          powers: Sequence[str] = ()) -> tuple[LogSheet, list[Problem]]:
     """Read a Log Sheet order; every problem at once (an empty list means it is legal)."""
     problems: list[Problem] = []
     for key in orders:
@@ -189,13 +222,58 @@ def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str
             problems.append(Problem(f"{where} min_total", "must be a whole number (0 or more)"))
         else:
             challenges.append(ChallengeOrder(unit, limit, floor))
+    uses: list[Use] = []
+    for i, u in enumerate(_list(orders, "use", problems)):
+        where = f"[[orders.use]] #{i + 1}"
+        what, when, unit = u.get("what"), u.get("when"), u.get("unit")
+        if set(u) - {"what", "when", "unit"}:
+            problems.append(Problem(where, "takes what, when and unit"))
+        elif what != "card" and not (isinstance(what, str) and what.startswith("power:")
+                                     and what.removeprefix("power:") in powers):
+            problems.append(Problem(f"{where} what", f"{what!r} is neither \"card\" nor one "
+                                    "of your god's powers", "write what = \"card\" or "
+                                    + ", ".join(f'"power:{p}"' for p in powers)))
+        elif when not in USE_MOMENTS:
+            problems.append(Problem(f"{where} when", "must be \"combat\" or \"challenge\""))
+        elif not isinstance(unit, int) or (unit not in HERO_IDS and unit not in MONSTER_IDS):
+            problems.append(Problem(f"{where} unit", "must be a Hero or Monster number"))
+        elif what == "card" and not card:
+            problems.append(Problem(where, "uses the face-down card, but card is empty",
+                                    "place a card with card = \"N\" (010 E 1)"))
+        else:
+            uses.append(Use(what, when, unit))
+    intercepts: list[Intercept] = []
+    for i, x in enumerate(_list(orders, "intercept", problems)):
+        where = f"[[orders.intercept]] #{i + 1}"
+        unit, target = x.get("unit"), x.get("target", 0)
+        if set(x) - {"unit", "target"} or not isinstance(unit, int) or (
+                unit not in HERO_IDS and unit not in MONSTER_IDS):
+            problems.append(Problem(where, "takes unit (a Hero or Monster number) and target",
+                                    "target = 0 for any unit"))
+        elif not isinstance(target, int) or not 0 <= target <= 64:
+            problems.append(Problem(f"{where} target", "must be 0 or a unit number"))
+        else:
+            intercepts.append(Intercept(unit, target))
+    oracle = orders.get("oracle", True)
+    if not isinstance(oracle, bool):
+        problems.append(Problem("[orders] oracle", "must be true or false"))
+        oracle = True
     sheet = LogSheet(heroes, monsters, tuple(occurrences), aid, ailment, zeus, card, area,
-                     tuple(challenges))
+                     tuple(challenges), tuple(uses), tuple(intercepts), oracle)
     if sheet.power_points > MAX_POWER_POINTS:
         problems.append(Problem("[orders]", f"allocates {sheet.power_points} Power Points; a god "
                                 f"has {MAX_POWER_POINTS} per game Turn (007 B)",
                                 "reduce some allocations"))
     return sheet, problems
+
+
+def _list(orders: Mapping[str, Any], key: str, problems: list[Problem]) -> list[dict[str, Any]]:
+    raw = orders.get(key, [])
+    if not isinstance(raw, list) or not all(isinstance(x, dict) for x in raw):
+        problems.append(Problem(f"[[orders.{key}]]", "must be a list of tables",
+                                f"write each one as [[orders.{key}]]"))
+        return []
+    return raw
 
 
 def notation(turn: int, sheet: LogSheet, previous_totals: Mapping[int, int]) -> dict[str, Any]:

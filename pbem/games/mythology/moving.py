@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.core.dice import Rng
 from pbem.core.errors import Problem
-from pbem.games.mythology import combat, control, movement, occurrences
+from pbem.games.mythology import cards, combat, control, movement, occurrences
 from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS, Components
 from pbem.games.mythology.rules import (
     GREECE,
@@ -31,7 +31,7 @@ from pbem.games.mythology.rules import (
 )
 
 Event = dict[str, Any]
-KEYS = ("activate", "attempt", "combat", "capture")
+KEYS = ("card", "power", "activate", "attempt", "combat", "capture")
 
 
 @dataclass(frozen=True)
@@ -61,10 +61,22 @@ class Capture:
 class Activation:
     code: str
     hex: str
+    area: str = ""      # an Area next to the god's, for a god whose power reaches it (210 I)
+
+
+@dataclass(frozen=True)
+class Play:
+    """A card section or a god power used at the start of the phase (010 E 2, 011 E)."""
+
+    what: str           # "god", "event" (the face-down card) or "power:<id>"
+    unit: int = 0
+    area: str = ""
+    gods: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class MoveOrders:
+    plays: tuple[Play, ...] = ()
     activate: tuple[Activation, ...] = ()
     attempts: tuple[Attempt, ...] = ()
     combats: tuple[CombatOrder, ...] = ()
@@ -102,8 +114,23 @@ def parse(c: Components, orders: Mapping[str, Any]) -> tuple[MoveOrders, list[Pr
             out.append((where, t))
         return out
 
+    plays: list[Play] = []
+    card = orders.get("card")
+    if card is not None:
+        if not isinstance(card, dict) or card.get("section") not in ("god", "event") or set(
+                card) - {"section", "unit", "area", "gods"}:
+            problems.append(Problem("[orders.card]", 'takes section ("god" or "event"), and '
+                                    "unit, area or gods as the card needs", "010 B, E 2"))
+        else:
+            plays.append(Play(card["section"], int(card.get("unit", 0)), str(card.get("area", "")),
+                              tuple(card.get("gods", []))))
+    for where, t in tables("power", {"id", "unit", "area"}):
+        if not isinstance(t.get("id"), str):
+            problems.append(Problem(f"{where} id", "names one of your god's powers (011)"))
+        else:
+            plays.append(Play(f"power:{t['id']}", int(t.get("unit", 0)), str(t.get("area", ""))))
     acts = []
-    for where, t in tables("activate", {"code", "hex"}):
+    for where, t in tables("activate", {"code", "hex", "area"}):
         if t.get("code") not in occurrences.CODES:
             problems.append(Problem(f"{where} code", "not a Divine Occurrence code",
                                     "E, T, V, P, Pe or F (009 E 2)"))
@@ -113,7 +140,7 @@ def parse(c: Components, orders: Mapping[str, Any]) -> tuple[MoveOrders, list[Pr
             problems.append(Problem(f"{where} hex", "a Volcano needs the hex it strikes "
                                     "(210 G 3)", 'write hex = "3111"'))
             continue
-        acts.append(Activation(t["code"], str(hex_id or "")))
+        acts.append(Activation(t["code"], str(hex_id or ""), str(t.get("area", ""))))
     attempts = []
     for where, t in tables("attempt", {"unit", "bid", "path", "ship", "leave_ship", "drop"}):
         unit, bid, path = t.get("unit"), t.get("bid", 0), t.get("path", [])
@@ -162,13 +189,22 @@ def parse(c: Components, orders: Mapping[str, Any]) -> tuple[MoveOrders, list[Pr
             problems.append(Problem(f"{where} hero", "only Heroes capture Prizes (212 B)"))
         else:
             captures.append(Capture(h, bool(t.get("remove", False))))
-    return MoveOrders(tuple(acts), tuple(attempts[:5]), tuple(combats), tuple(captures)), problems
+    return MoveOrders(tuple(plays), tuple(acts), tuple(attempts[:5]), tuple(combats),
+                      tuple(captures)), problems
 
 
 def validate(c: Components, state: State, player: str, orders: Mapping[str, Any]) -> list[Problem]:
     """Shape, and what can be judged before the phase unfolds (units on the board, plotted
     occurrences). Paths are judged as the phase unfolds, since earlier moves change the board."""
     parsed, problems = parse(c, orders)
+    mine = cards.power_ids(c, state, player)
+    for play in parsed.plays:
+        if play.what.startswith("power:") and play.what.removeprefix("power:") not in mine:
+            problems.append(Problem("[[orders.power]] id", f"{play.what.removeprefix('power:')!r}"
+                                    " is not a power of your god", ", ".join(mine)))
+        elif play.what in ("god", "event") and not state["facedown"][player]:
+            problems.append(Problem("[orders.card]", "you placed no card face down this Turn "
+                                    "(010 E 1)", "remove [orders.card]"))
     plotted = [o.code for o in sheet(state, player).occurrences]
     for i, act in enumerate(parsed.activate):
         if act.code not in plotted:
@@ -228,7 +264,9 @@ class Phase:
     def fighter(self, unit: int) -> combat.Fighter:
         if unit > 32:
             m = self.c.monsters[unit]
-            return combat.Fighter(unit, "monster", m.attack, m.defense, m.magic)
+            da, dd, dm = cards.modifiers(self.s, unit)
+            return combat.Fighter(unit, "monster", m.attack + da, m.defense + dd,
+                                  None if m.magic is None else m.magic + dm)
         h = self.c.heroes[unit]
         aid = sum(sheet(self.s, p).aid.get(unit, 0) for p in self.s["seats"])
         ail = sum(sheet(self.s, p).ailment.get(unit, 0) for p in self.s["seats"])
@@ -237,34 +275,58 @@ class Phase:
         a, d, mg, pen = combat.effective(h.attack, h.defense, h.magic, aid=aid, ailment=ail,
                                          helpers=helpers,
                                          famine=unit in self.effects.get("famine", []))
-        return combat.Fighter(unit, "hero", a, d, mg, hercules=unit == self.herc,
-                              magic_penalty=pen)
+        da, dd, dm = cards.modifiers(self.s, unit)  # 207 A 2-3: cards and god powers
+        return combat.Fighter(unit, "hero", a + da, d + dd, None if mg is None else mg + dm,
+                              hercules=unit == self.herc, magic_penalty=pen)
+
+    # -- 010, 011: cards and powers played at the start of the phase --
+    def play(self, play: Play) -> None:
+        if play.what == "god":
+            self.events += cards.use_card_god(self.c, self.s, self.p, unit=play.unit,
+                                              area=play.area)
+        elif play.what == "event":
+            self.events += cards.use_card_event(self.c, self.s, self.p, list(play.gods))
+        else:
+            pid = play.what.removeprefix("power:")
+            used = cards.effects(self.s)["powers"].setdefault(self.p, [])
+            effect = cards.power(self.c, self.s, self.p, pid)
+            if effect is None or pid in used:
+                self.events.append({"type": "effect-void", "text": f"{self.p}'s power {pid} "
+                                    "is not available (011 C: once a Turn)."})
+                return
+            used.append(pid)
+            self.events += cards.apply(self.c, self.s, self.p, effect, source=f"power {pid}",
+                                       unit=play.unit, area=play.area)
 
     # -- 210: Divine Occurrences, activated at the start of the causing god's own phase --
     def activate(self, act: Activation) -> None:
         area = self.s["god_area"][self.p]
-        target_area = self.c.map.area_of(act.hex) if act.hex else area
-        if not occurrences.allowed(act.code, area or None, target_area):
+        target_area = act.area or (self.c.map.area_of(act.hex) if act.hex else area)
+        reach = bool(area) and cards.has_passive(
+            self.c, self.s, self.p, "occurrence_reach", act.code) is not None and (
+            target_area in self.c.map.adjacent_areas(area))
+        if not occurrences.allowed(act.code, area or None, target_area,
+                                   god_card_elsewhere=reach):
             self.events.append({"type": "occurrence-void", "code": act.code, "text":
                                 f"{self.p}'s {act.code} cannot take place: only in the Area of "
                                 "their god (210 I-J)."})
             return
         points = next(o.points for o in sheet(self.s, self.p).occurrences if o.code == act.code)
         if act.code == "P":  # 210 G 4: rolled at the conclusion of all Moving Player Phases
+            bonus = cards.has_passive(self.c, self.s, self.p, "occurrence_bonus", "P")
             self.effects.setdefault("plague", []).append(
-                {"player": self.p, "area": target_area, "points": points})
+                {"player": self.p, "area": target_area, "points": points,
+                 "extra": bonus.amount * points if bonus else 0})
             self.events.append({"type": "plague", "area": target_area, "text":
                                 f"{self.p} brings Plague on {target_area} (210 G 4)."})
             self.count_occurrence(act.code)
             return
         hexes = [act.hex] if act.code == "V" else list(self.c.map.area(target_area).hexes)
-        targets = [occurrences.Target(int(h), self.c.heroes[int(h)].defense,
-                                      self.c.map.is_land(x["hex"]), int(h) in self.s["ships"],
-                                      int(h) == self.herc)
-                   for h, x in sorted(self.s["heroes"].items(), key=lambda kv: int(kv[0]))
-                   if x["status"] == "board" and x["hex"] in hexes]
+        targets = occurrence_targets(self.c, self.s, set(hexes))
+        bonus = cards.has_passive(self.c, self.s, self.p, "occurrence_bonus", act.code)
         result = occurrences.resolve(act.code, points, targets, self.rng.public,
-                                     f"{self.label}/occurrence/{act.code}")
+                                     f"{self.label}/occurrence/{act.code}",
+                                     extra=bonus.amount * points if bonus else 0)
         self.events += result.events
         self.count_occurrence(act.code)
         for hero in result.killed:
@@ -323,18 +385,22 @@ class Phase:
 
     def auction(self, unit: int, bid: int) -> bool:
         """209: standing challenges from the other players' Log Sheets, in clockwise order."""
+        self.events += cards.standing_uses(self.c, self.s, "challenge", (unit,))
         points = points_on(self.s, unit)
+        bonus = cards.effects(self.s)["challenge"]
         is_hero = unit <= 32
         challenges = []
         for other in clockwise_from(self.s["seats"], self.p)[1:]:
             for order in sheet(self.s, other).challenges:
                 if order.unit == unit and points[other] >= max(order.min_total, 0):
-                    challenges.append(control.Challenge(other, min(order.limit, points[other])))
+                    challenges.append(control.Challenge(
+                        other, min(order.limit, points[other]) + bonus.pop(other, 0)))
                     break
         zeus = {p: self.c.gods[self.s["gods"][p]].arbitration.get(unit, 0)
                 for p in self.s["seats"]} if is_hero else {}
         n = self.s.get("attempts", 0)
-        result = control.auction(unit, is_hero, self.p, min(bid, points[self.p]), challenges,
+        mover_limit = min(bid, points[self.p]) + (bonus.pop(self.p, 0) if challenges else 0)
+        result = control.auction(unit, is_hero, self.p, mover_limit, challenges,
                                  zeus, self.rng.public, f"{self.label}/a{n}")
         self.events += result.events
         for player, amount in sorted(result.glory.items()):
@@ -352,6 +418,7 @@ class Phase:
                                 f"{name} is not on a shoreline and cannot get a ship (215 F 1)."})
             return False
         roll = self.rng.public.two_digit(f"{self.label}/ship/{hero}")
+        roll += int(cards.effects(self.s)["ship"].pop(str(hero), 0))  # a card or power
         ok = roll <= self.c.heroes[hero].defense
         self.events.append({"type": "ship-roll", "hero": hero, "roll": roll, "success": ok,
                             "text": f"{name} tries for a ship: {roll} against Defense "
@@ -369,30 +436,79 @@ class Phase:
         if kind == "hero" and any(self.c.helpers[h].doubles_movement
                                   for h in helpers_of(self.s, unit)):
             allowance *= 2  # 204 G, M: Helpers may double a Hero's movement, never beyond four
+        book = cards.effects(self.s)
+        allowance += book["movement"].get(str(unit), 0)
         if unit == self.herc and self.s["remorse"] > 0:
             allowance = movement.NORMAL_MOVE  # 214 A 3 c
         mover = movement.Mover(unit, kind, start, allowance, ship=unit in self.s["ships"],
-                               immobile=unit in self.effects.get("pestilence", []))
+                               immobile=unit in self.effects.get("pestilence", [])
+                               or unit in book["halt"])
         problems = movement.check_path(self.board, mover, att.path, f"unit {unit}")
+        closed = self.terrain_problems(att.path) if kind == "hero" else []
+        if closed:
+            problems.append(Problem(f"unit {unit}", f"{closed[0]} is closed to Heroes this Turn "
+                                    "by a god's power (011)"))
         path = list(att.path)
         if problems:
             # The first illegal step ends the move there; what came before stands.
             bad = next((i for i in range(len(path))
-                        if movement.check_path(self.board, mover, path[:i + 1], "x")), 0)
+                        if movement.check_path(self.board, mover, path[:i + 1], "x")
+                        or (kind == "hero" and self.terrain_problems(path[:i + 1]))), 0)
             path = path[:bad]
             self.events.append({"type": "move-stopped", "unit": unit,
                                 "text": f"{self.unit_name(unit)} stops: {problems[0].message}."})
         table = self.s["heroes"] if kind == "hero" else self.s["monsters"]
-        for hex_id in path:
+        for i, hex_id in enumerate(path):
             table[str(unit)]["hex"] = hex_id
+            if self.intercepted(unit, hex_id):
+                path = path[:i + 1]
+                break
             if kind == "hero":
                 self.pick_up(unit, hex_id)
+        if not unit_hex(self.s, unit):
+            return ""
         if path:
             self.events.append({"type": "move", "unit": unit, "path": path, "text":
                                 f"{self.unit_name(unit)} moves {start} -> {' -> '.join(path)}."})
             if kind == "hero":
                 self.greece_bonus(unit, path)
         return path[-1] if path else start
+
+    def terrain_problems(self, path: tuple[str, ...] | list[str]) -> list[str]:
+        """A god's terrain power: no Hero enters those hexes of its Area this Turn (011)."""
+        out = []
+        for rule in cards.effects(self.s)["terrain"]:
+            test = {"forest": self.c.map.is_forest, "mountain": self.c.map.is_mountain,
+                    "river": self.c.map.is_river}[rule["feature"]]
+            out += [h for h in path if h in self.c.map.hexes
+                    and self.c.map.area_of(h) == rule["area"] and test(h)]
+        return out
+
+    def intercepted(self, unit: int, hex_id: str) -> bool:
+        """205 I: a Controlling Player's standing order attacks a unit moved into or through
+        the hex of the unit it Controls. True if the moving unit died."""
+        for other in clockwise_from(self.s["seats"], self.p)[1:]:
+            for order in sheet(self.s, other).intercepts:
+                guard = order.unit
+                if guard == unit or unit_hex(self.s, guard) != hex_id:
+                    continue
+                if order.target not in (0, unit) or (guard > 32 and unit > 32):
+                    continue
+                if guard in self.fought or unit in self.fought:
+                    continue  # 205 K
+                if control.controller(points_on(self.s, guard)) != other:
+                    continue
+                if guard <= 32 and guard in self.s["ships"]:
+                    continue  # 215 C
+                if self.herc in (guard, unit) and self.s["remorse"] > 0:
+                    continue  # 214 A 3 e
+                self.events.append({"type": "intercept", "player": other, "unit": guard,
+                                    "target": unit, "text": f"{other} intercepts with "
+                                    f"{self.unit_name(guard)} (205 I)."})
+                self.combat(guard, unit, responsible=other, magic=True)
+                if not unit_hex(self.s, unit):
+                    return True
+        return False
 
     def pick_up(self, hero: int, hex_id: str) -> None:
         """211 B, J: a Hero entering a hex with a Helper and no other Hero or Monster takes it."""
@@ -441,16 +557,22 @@ class Phase:
             self.events.append({"type": "combat-void", "attacker": a, "defender": d,
                                 "text": f"No combat, {where}: {reason}."})
             return
+        self.combat(a, d, responsible=self.p, magic=order.magic)
+
+    def combat(self, a: int, d: int, *, responsible: str, magic: bool) -> None:
+        """One Combat (206): ``responsible`` is the player whose unit attacks."""
         self.fought |= {a, d}
+        self.events += cards.standing_uses(self.c, self.s, "combat", (a, d))
         fa, fd = self.fighter(a), self.fighter(d)
         result = combat.resolve(fa, fd, self.rng.public, f"{self.label}/c{a}-{d}",
-                                attacker_elects_magic=order.magic and fa.magic is not None,
+                                attacker_elects_magic=magic and fa.magic is not None,
                                 defender_elects_magic=fd.magic is not None)
+        cards.spend_combat(self.s, (a, d))
         self.events += result.events
         if result.stalemate:
-            self.glory(self.p, result.attacker_glory, "stalemate (206 D 7)")
+            self.glory(responsible, result.attacker_glory, "stalemate (206 D 7)")
         for dead in result.killed:
-            self.after_kill(dead, killer=d if dead == a else a)
+            self.after_kill(dead, killer=d if dead == a else a, responsible=responsible)
         if self.herc in (a, d) and self.herc not in result.killed:
             remorse, event = combat.remorse(self.c.heroes[self.herc].attack, self.rng.public,
                                             f"{self.label}/c{a}-{d}")
@@ -458,23 +580,27 @@ class Phase:
             if remorse:
                 self.fill_with_remorse()
 
-    def after_kill(self, dead: int, killer: int) -> None:
+    def after_kill(self, dead: int, killer: int, responsible: str) -> None:
         stats = self.s["stats"]
         if dead > 32:
             self.s["monsters"][str(dead)].update(status="dead", hex="")
             stats["monsters_killed"] += 1
-            # 216 G 3 a: the player Controlling the Hero that killed it: +3.
+            # 216 G 3: the player Controlling the Hero that killed it: 3, or an Oracle's Glory.
             owner = self.p if self.controls(killer) else control.controller(
                 points_on(self.s, killer))
             if owner is not None:
-                self.glory(owner, 3, f"Monster {dead} killed (216 G 3 a)")
+                glory, events = cards.oracle(self.c, self.s, owner, monster=dead)
+                self.events += events
+                self.glory(owner, glory or 3, f"Monster {dead} killed (216 G 3 "
+                           f"{'b' if glory else 'a'})")
             return
         points = points_on(self.s, dead)
         self.remove_hero(dead)
         stats["heroes_killed_in_combat"] += 1
-        controlled = self.controls(killer)
-        self.glory(self.p, control.kill_glory(self.p, points, by_occurrence=False,
-                                              killer_controlled_unit=controlled),
+        controlled = (self.controls(killer) if responsible == self.p else
+                      control.controller(points_on(self.s, killer)) == responsible)
+        self.glory(responsible, control.kill_glory(responsible, points, by_occurrence=False,
+                                                   killer_controlled_unit=controlled),
                    f"Hero {dead} killed (216 G 4)")
 
     def fill_with_remorse(self) -> None:
@@ -536,12 +662,26 @@ class Phase:
                                 "Prize once (216 G 2 d)."})
         else:
             entry["scored"].append(self.p)
-            self.glory(self.p, 5, f"{self.c.prizes[prize].name} captured (216 G 2 a)")
+            glory, events = cards.oracle(self.c, self.s, self.p, prize=prize)
+            self.events += events
+            self.glory(self.p, glory or 5, f"{self.c.prizes[prize].name} captured (216 G 2 "
+                       f"{'b' if glory else 'a'})")
 
     def unit_name(self, unit: int) -> str:
         if unit > 32:
             return f"{self.c.monsters[unit].name} ({unit})"
         return f"{self.c.heroes[unit].name} ({unit})"
+
+
+def occurrence_targets(c: Components, state: State, hexes: set[str]) -> list[occurrences.Target]:
+    """The Heroes a Divine Occurrence may strike in ``hexes`` (210 H), less those a card or
+    power protects this Turn."""
+    herc = hercules_id(c)
+    protected = cards.effects(state)["protect"]
+    return [occurrences.Target(int(h), c.heroes[int(h)].defense, c.map.is_land(x["hex"]),
+                               int(h) in state["ships"], int(h) == herc)
+            for h, x in sorted(state["heroes"].items(), key=lambda kv: int(kv[0]))
+            if x["status"] == "board" and x["hex"] in hexes and int(h) not in protected]
 
 
 def resolve(c: Components, state: State, player: str, orders: Mapping[str, Any],
@@ -551,6 +691,8 @@ def resolve(c: Components, state: State, player: str, orders: Mapping[str, Any],
     state["attempts"] = 0
     phase.events.append({"type": "moving-player", "player": player,
                          "text": f"{player} is the Moving Player (202 B 4)."})
+    for play in parsed.plays:
+        phase.play(play)
     for act in parsed.activate:
         phase.activate(act)
     for n, att in enumerate(parsed.attempts, start=1):
@@ -562,4 +704,5 @@ def resolve(c: Components, state: State, player: str, orders: Mapping[str, Any],
     for cap in parsed.captures:
         phase.capture(cap)
     state.pop("attempts", None)
+    cards.effects(state)["movement"] = {}  # movement changes last one Moving Player Phase
     return phase.events

@@ -185,15 +185,16 @@ def allowed(code: str, god_area: str | None, target_area: str,
 
 
 def resolve(code: str, points: int, targets: Sequence[Target], stream: Stream,
-            label: str) -> OccurrenceResult:
+            label: str, *, extra: int = 0) -> OccurrenceResult:
     """Roll one occurrence and compare the single modified roll with each exposed Hero.
 
     ``targets``: every Hero in the affected Area (the single hex for a Volcano), as the caller
     sees the board when the roll is made (for a Plague: after the last Moving Player, see
     :data:`PLAGUE_TIMING`). Draws ``<label>/<code>/red`` and ``<label>/<code>/white``.
+    ``extra`` is added to the modifier by a god's power over its occurrences (011).
     """
     s = spec(code)
-    mod = modifier(code, points)
+    mod = modifier(code, points) + extra
     heroes = [t.hero for t in targets]
     if len(set(heroes)) != len(heroes):
         raise ValueError(f"a Hero is listed twice among the targets: {heroes}")
