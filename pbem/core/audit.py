@@ -324,7 +324,7 @@ def _replay(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
             raise AuditError(seq, "bytes", "re-adjudication gives different record bytes")
         if campaign.is_gm:
             stored = engine.record_dir(campaign, seq)
-            if (stored / "state.json").read_bytes() != canonical_json(res.outcome.state):
+            if (stored / "state.json").read_bytes() != res.state_json:
                 raise AuditError(seq, "gm state", "the GM's stored state differs from the replay")
             private = engine.load_private(campaign, seq)
             if canonical_json(private["private"]) != canonical_json(res.outcome.private):

@@ -18,20 +18,23 @@ def _plain(value: Any) -> bool:
     backslash, \\b \\f \\n \\r \\t and lower-case \\u00xx for other controls) and sorting keys by
     code point equals RFC 8785's UTF-16 order when no key has a character beyond U+FFFF.
     """
+    # Exact type() checks, not isinstance: this walk runs over every state of every record,
+    # and a subclass (or anything unexpected) simply takes the reference path.
     stack = [value]
     while stack:
         v = stack.pop()
-        if isinstance(v, dict):
-            for k, item in v.items():
-                if not isinstance(k, str) or (not k.isascii()
-                                              and any(ord(ch) > 0xFFFF for ch in k)):
-                    return False
-                stack.append(item)
-        elif isinstance(v, list | tuple):
-            stack.extend(v)
-        elif isinstance(v, bool) or v is None or isinstance(v, str):
+        t = type(v)
+        if t is str or t is bool or v is None:
             continue
-        elif isinstance(v, int):
+        if t is dict:
+            for k in v:
+                if type(k) is not str or (not k.isascii()
+                                          and any(ord(ch) > 0xFFFF for ch in k)):
+                    return False
+            stack.extend(v.values())
+        elif t is list or t is tuple:
+            stack.extend(v)
+        elif t is int:
             if not -_SAFE_INT < v < _SAFE_INT:
                 return False
         else:
@@ -58,4 +61,9 @@ def canonical_json(value: Any) -> bytes:
 def state_hash(t_k: bytes, state: Any) -> str:
     """``HMAC-SHA256(key=t_k, JCS(state))``: keyed so that a state with hidden parts cannot be
     brute-forced from its hash before the sealed chain is revealed."""
-    return hmac.new(t_k, canonical_json(state), hashlib.sha256).hexdigest()
+    return keyed_hash(t_k, canonical_json(state))
+
+
+def keyed_hash(t_k: bytes, state_json: bytes) -> str:
+    """``state_hash`` of state already in canonical JSON."""
+    return hmac.new(t_k, state_json, hashlib.sha256).hexdigest()

@@ -82,13 +82,15 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
     def write(c: campaign_mod.Campaign, k: int) -> None:
         if with_reports:
             out = engine.record_dir(c, k) / "reports"
+            loaded = report._load(c, k)
             for p in (*c.players, None):
 
                 def fresh(what: str, p: str | None = p, k: int = k) -> str:
                     return s.hex(f"form/{k}/{p}/{what}")
 
-                text = report.render(c, k, p, fresh=fresh)
-                atomic_write(out / f"{p or 'gazette'}.txt", text.encode(), 0o600)
+                text = report.render(c, k, p, fresh=fresh, loaded=loaded)
+                atomic_write(out / f"{p or 'gazette'}.txt", text.encode(), 0o600,
+                             durable=False)
 
     while True:
         _seq, state, phase = engine.open_phase(campaign)

@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pbem.core import armor, dice, ledger
 from pbem.core import orders as orders_mod
 from pbem.core.campaign import Campaign, sign_file_bytes
-from pbem.core.canonical import canonical_json, state_hash
+from pbem.core.canonical import canonical_json, keyed_hash
 from pbem.core.errors import (
     ArmorError,
     CampaignError,
@@ -254,6 +254,10 @@ class Resolution:
     mix: bytes
     nmr: list[str]
     next_phase: PhaseSpec | None
+    state_json: bytes = b""   # RFC 8785 bytes of outcome.state, computed once
+
+    def __post_init__(self) -> None:
+        self.state_json = canonical_json(self.outcome.state)
 
 
 def resolve_phase(campaign: Campaign, phase: PhaseSpec, state: State | None,
@@ -291,7 +295,7 @@ def build_record(campaign: Campaign, seq: int, prev_hash: str, phase: PhaseSpec,
         "phase": phase.id,
         "seed": s_k.hex(),
         "mix": res.mix.hex(),
-        "state_hash": state_hash(t_k, res.outcome.state),
+        "state_hash": keyed_hash(t_k, res.state_json),
         "nmr": res.nmr,
         "next_phase": res.next_phase.id if res.next_phase else "",
         "commitments": {p: accepted[p].commitment for p in sorted(accepted)},
@@ -425,7 +429,7 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     rdir = record_dir(campaign, seq)
     for player, order in accepted.items():
         atomic_write(rdir / "orders" / f"{player}.txt", order.canonical_text().encode(), 0o600)
-    atomic_write(rdir / "state.json", canonical_json(res.outcome.state), 0o600)
+    atomic_write(rdir / "state.json", res.state_json, 0o600)
     private = {"private": res.outcome.private, "sealed_draws": sealed_draws,
                "unrevealed": still}
     atomic_write(rdir / "private.json", canonical_json(private), 0o600)

@@ -23,8 +23,11 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write ``data`` to ``path`` so that readers see the old bytes or the new, nothing between."""
+def atomic_write(path: Path, data: bytes, mode: int = 0o644, *, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` so that readers see the old bytes or the new, nothing between.
+
+    ``durable=False`` skips the fsyncs, for files that can be regenerated (reports): the
+    rename still makes the write all-or-nothing, only a power cut may lose it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
@@ -33,11 +36,13 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
         while view:
             written = os.write(fd, view)
             view = view[written:]
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
     finally:
         os.close(fd)
     os.replace(tmp, path)
-    fsync_dir(path.parent)
+    if durable:
+        fsync_dir(path.parent)
 
 
 def write_new(directory: Path, suffix: str, data: bytes, width: int = 6) -> Path:
@@ -47,9 +52,15 @@ def write_new(directory: Path, suffix: str, data: bytes, width: int = 6) -> Path
     even if two writers race (O_EXCL decides).
     """
     directory.mkdir(parents=True, exist_ok=True)
-    numbers = [int(p.name[:width]) for p in directory.iterdir()
-               if p.name[:width].isdigit() and len(p.name) > width]
-    n = max(numbers, default=0) + 1
+    # A hint of the last number saves listing an inbox of thousands of files at every
+    # arrival; O_EXCL below still decides, so a stale or missing hint only costs retries.
+    hint = directory / ".last"
+    try:
+        n = int(hint.read_text()) + 1
+    except (OSError, ValueError):
+        numbers = [int(p.name[:width]) for p in directory.iterdir()
+                   if p.name[:width].isdigit() and len(p.name) > width]
+        n = max(numbers, default=0) + 1
     while True:
         path = directory / f"{n:0{width}d}{suffix}"
         try:
@@ -63,6 +74,7 @@ def write_new(directory: Path, suffix: str, data: bytes, width: int = 6) -> Path
         finally:
             os.close(fd)
         fsync_dir(directory)
+        hint.write_text(str(n))
         return path
 
 

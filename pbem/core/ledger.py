@@ -52,15 +52,30 @@ def load(data: bytes, name: str = "record") -> dict[str, Any]:
         raise CampaignError(f"{name} is not a readable ledger record: {exc}") from None
 
 
+_counted: dict[Path, tuple[int, int]] = {}
+
+
 def count(ledger_dir: Path) -> int:
-    """How many records the ledger holds: ``000001.toml`` ... without gaps."""
+    """How many records the ledger holds: ``000001.toml`` ... without gaps.
+
+    Remembered per directory until the directory changes (its mtime), so the many calls of
+    one command do not each list a ledger of thousands of files."""
     try:
-        names = set(os.listdir(ledger_dir))
+        stamp = os.stat(ledger_dir).st_mtime_ns
     except FileNotFoundError:
         return 0
+    known = _counted.get(ledger_dir)
+    if known is not None and known[0] == stamp:
+        n = known[1]
+        # Coarse mtimes can hide a change: confirm the end of the ledger with two stats.
+        if (n == 0 or (ledger_dir / record_name(n)).is_file()) and not (
+                ledger_dir / record_name(n + 1)).exists():
+            return n
+    names = set(os.listdir(ledger_dir))
     n = 0
     while record_name(n + 1) in names:
         n += 1
+    _counted[ledger_dir] = (stamp, n)
     return n
 
 

@@ -7,12 +7,12 @@ reaches a template, so a template slip cannot leak another player's secrets.
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-import tomli_w
 from jinja2 import StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -42,21 +42,20 @@ def _environment() -> SandboxedEnvironment:
 
 
 def context(campaign: Campaign, seq: int, player: str | None,
-            fresh: Fresh = _fresh) -> dict[str, Any]:
-    """Everything a report of record ``seq`` shows to ``player`` (``None``: the gazette)."""
+            fresh: Fresh = _fresh, loaded: tuple[dict[str, Any], Any, Any] | None = None
+            ) -> dict[str, Any]:
+    """Everything a report of record ``seq`` shows to ``player`` (``None``: the gazette).
+
+    ``loaded`` is (record, state, private) when the caller already read them for this record."""
     last = ledger.count(campaign.ledger_dir)
     if not 1 <= seq <= last:
         raise UsageError(f"record {seq} does not exist (the ledger has {last})")
     if player is not None and player not in campaign.players:
         raise UsageError(f"{player!r} is not a player of {campaign.id}")
-    data = (campaign.ledger_dir / ledger.record_name(seq)).read_bytes()
-    record = ledger.load(data)
-    state = engine.load_state(campaign, seq)
-    if state is None:
-        raise CampaignError(f"no state for record {seq}")
+    record, state, private_all = loaded or _load(campaign, seq)
     ruleset = campaign.ruleset
     view = ruleset.view(state, player)
-    private = engine.load_private(campaign, seq)["private"].get(player, []) if player else []
+    private = private_all.get(player, []) if player else []
     nxt = ruleset.next_phase(state)
     form = ""
     if player is not None and nxt is not None and player in nxt.actors and seq == last:
@@ -69,34 +68,45 @@ def context(campaign: Campaign, seq: int, player: str | None,
         "draws": record.get("draws", []), "sealed_count": record.get("sealed", {}).get("count", 0),
         "commitments": record.get("commitments", {}), "nmr": record.get("nmr", []),
         "own_commitment": record.get("commitments", {}).get(player or "", ""),
-        "record_hash": ledger.file_hash(data),
-        "view_toml": tomli_w.dumps(_tomlable(view)),
+        "record_hash": record["_hash"],
+        "position": _position(view),
         "next_phase": nxt, "deadline": deadline, "form": form,
         "result": ruleset.result(state),
     }
 
 
-def _tomlable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _tomlable(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list | tuple):
-        return [_tomlable(v) for v in value if v is not None]
-    return value
+def _load(campaign: Campaign, seq: int) -> tuple[dict[str, Any], Any, Any]:
+    data = (campaign.ledger_dir / ledger.record_name(seq)).read_bytes()
+    record = ledger.load(data)
+    record["_hash"] = ledger.file_hash(data)
+    state = engine.load_state(campaign, seq)
+    if state is None:
+        raise CampaignError(f"no state for record {seq}")
+    return record, state, engine.load_private(campaign, seq)["private"]
+
+
+def _position(view: dict[str, Any]) -> list[str]:
+    """The view, one line per entry, values as compact JSON (games' own templates lay it out
+    properly; this is the generic fallback)."""
+    return [f"{key}: {json.dumps(value, sort_keys=True, ensure_ascii=False)}"
+            for key, value in view.items()]
 
 
 def render(campaign: Campaign, seq: int, player: str | None, fmt: str = "txt",
-           fresh: Fresh = _fresh) -> str:
+           fresh: Fresh = _fresh, loaded: tuple[dict[str, Any], Any, Any] | None = None) -> str:
     if fmt not in FORMATS:
         raise UsageError(f"format {fmt!r} is not available yet; choose {', '.join(FORMATS)}")
     env = _environment()
     names = [f"{campaign.ruleset.name}/report.{fmt}.j2", f"_base/report.{fmt}.j2"]
     template = env.select_template(names)
-    return template.render(**context(campaign, seq, player, fresh))
+    return template.render(**context(campaign, seq, player, fresh, loaded))
 
 
 def write_reports(campaign: Campaign, seq: int) -> None:
     """Each player's report and the gazette of record ``seq``, kept under ``gm/``."""
     out = engine.record_dir(campaign, seq) / "reports"
-    for player in campaign.players:
-        atomic_write(out / f"{player}.txt", render(campaign, seq, player).encode(), 0o600)
-    atomic_write(out / "gazette.txt", render(campaign, seq, None).encode(), 0o600)
+    loaded = _load(campaign, seq)
+    for player in (*campaign.players, None):
+        text = render(campaign, seq, player, loaded=loaded)
+        # Reports can always be rendered again (pbem report): no fsync for them.
+        atomic_write(out / f"{player or 'gazette'}.txt", text.encode(), 0o600, durable=False)

@@ -148,6 +148,7 @@ def hex_id(column: int, row: int) -> HexId:
     return f"{column:02d}{row:02d}"
 
 
+@cache
 def _axial(h: HexId) -> tuple[int, int]:
     column, row = int(h[:2]), int(h[2:])
     return column, row - column // 2
