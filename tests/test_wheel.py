@@ -25,6 +25,8 @@ def test_wheel_installs_and_plays_a_campaign(tmp_path: Path) -> None:
     assert "pbem/_share/templates/_base/report.txt.j2" in names
     assert "pbem/_share/orders/conformance/pledge.toml" in names
     assert "pbem/py.typed" in names
+    assert "pbem/games/mythology/data/map.toml" in names
+    assert "pbem/_share/orders/mythology/logsheet.toml" in names
     assert not any(n.startswith("tests/") for n in names)
 
     venv = tmp_path / "venv"
