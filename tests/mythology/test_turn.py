@@ -346,10 +346,6 @@ def test_209_H_a_lost_challenge_counts_and_no_more_than_five_attempts_are_made()
     assert hero_hex(state, hero) == start  # the sixth attempt is never made (204 A)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: 209 E - after losing a challenge for a unit, the "
-                   "Moving Player may attempt it again in the same phase; a new Zeus "
-                   "Arbitration can then let him move it (moving.Phase.attempt keeps no record "
-                   "of units lost to a challenge)")
 def test_209_E_a_unit_lost_to_a_challenge_may_not_be_moved_this_phase() -> None:
     state, (a, b, _) = scene()
     put(state, HECTOR, INLAND)
@@ -403,10 +399,6 @@ def test_204_J_from_3111_a_hero_needs_a_ship_to_reach_3112() -> None:
     assert hero_hex(state, PERSEUS) == "2711"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: 204 G, M, P - the same Hero may be listed in "
-                   "several attempts of one phase and moves two more hexes (and earns 216 G 5's "
-                   "+1 again) each time: three attempts on Hector move him six hexes for +3 "
-                   "Glory; the phase keeps no count of the hexes a unit has moved")
 def test_204_G_M_a_hero_moves_two_hexes_a_phase_however_often_he_is_attempted() -> None:
     state, (a, _, _) = scene()
     put(state, HECTOR, INLAND)
@@ -496,9 +488,6 @@ def test_215_F_2_a_failed_ship_roll_ends_that_heros_movement() -> None:
     assert glory_delta(before, outcome.state["glory"]) == {a: 1}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: 215 F 2 - after a failed ship roll 'all activities "
-                   "are over for that particular Hero counter for that Moving Player Phase', "
-                   "but moving.Phase.fight and .capture still let him attack and try for a Prize")
 def test_215_F_2_after_a_failed_ship_roll_the_hero_neither_fights_nor_captures() -> None:
     state, (a, _, _) = scene()
     put(state, ZESTES, GREEK_SHORE)
@@ -528,10 +517,6 @@ def test_215_C_G_a_hero_aboard_a_ship_neither_attacks_nor_captures() -> None:
     assert status(state, HIPPOCAMPUS) == "board" and not of_type(outcome, "capture-roll")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: 215 F, H - a Hero already aboard a ship who asks "
-                   "for one again (ship = \"start\") rolls again and, on a success, is appended to "
-                   "state['ships'] a second time; leave_ship then removes one entry and he stays "
-                   "aboard")
 def test_215_H_a_hero_who_leaves_his_ship_is_no_longer_aboard() -> None:
     state, (a, _, _) = scene()
     put(state, ZESTES, EUBOEA)
@@ -543,10 +528,6 @@ def test_215_H_a_hero_who_leaves_his_ship_is_no_longer_aboard() -> None:
     assert ZESTES not in outcome.state["ships"]
 
 
-@pytest.mark.xfail(strict=True, raises=KeyError, reason="BUG: 205 I with 215 F - a Hero killed "
-                   "by an interception on his way, whose attempt asks for a ship at the end "
-                   "(ship = \"end\"), crashes the phase: moving.Phase.attempt calls get_ship with "
-                   "the dead Hero's empty hex and HexMap.is_shoreline('') raises KeyError")
 def test_205_I_a_hero_killed_on_his_way_does_not_try_for_a_ship() -> None:
     state, (a, b, _) = scene()
     put(state, NESTOR, INLAND)
@@ -796,16 +777,12 @@ def test_216_G_2_c_fifty_for_bringing_a_prize_into_greece_in_a_later_turn() -> N
     assert glory_delta(after, state["glory"]) == {a: 1}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: 216 G 2 c - the +50 bonus is flagged once per "
-                   "Prize (prize['bonus']), so a god who recaptured a Prize another god had "
-                   "already brought into Greece never gets it; nothing in 216 G 2 c limits the "
-                   "bonus to the first god")
 def test_216_G_2_c_the_bonus_belongs_to_each_god_who_earns_it() -> None:
     state, (a, b, _) = scene()
     put(state, AJAX, MACEDONIA)
     place_prize(state, "helen", holder=AJAX)
     # a brought Helen into Greece with another Hero, who died there; b's Ajax took her.
-    state["prizes"]["helen"].update(captured_by=b, captured_turn=2, scored=[a, b], bonus=True)
+    state["prizes"]["helen"].update(captured_by=b, captured_turn=2, scored=[a, b], bonus=[a])
     before = dict(state["glory"])
     run(state, {"attempt": [{"unit": AJAX, "path": [INLAND_3]}]},
         phase=moving_phase(state, b, turn=3))
@@ -875,10 +852,6 @@ def test_214_A_3_c_e_hercules_in_remorse_moves_free_and_does_nothing_else() -> N
     assert hero_hex(state, HERCULES) == "2908" and state["helpers"]["moly"]["holder"] == 0
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: 214 A 3 c - Hercules' free move 'does not count "
-                   "against the five units', but moving.parse counts it among the attempts: "
-                   "five attempts plus Hercules fail validation (204 A) and the sixth entry is "
-                   "cut off")
 def test_214_A_3_c_the_free_move_does_not_count_against_the_five() -> None:
     state, (_, b, _) = remorse_scene()
     state = search(state, {"combat": [{"attacker": HERCULES, "defender": SOW}]},
@@ -886,12 +859,12 @@ def test_214_A_3_c_the_free_move_does_not_count_against_the_five() -> None:
     for hero, start, _ in FIVE:
         put(state, hero, start)
     orders = {"attempt": [{"unit": hero, "path": [to]} for hero, _, to in FIVE]
-              + [{"unit": HERCULES, "path": ["2909"]}]}
+              + [{"unit": HERCULES, "path": ["3010"]}]}
     phase = RULESET.next_phase(state)
     assert phase is not None and phase.active == b
     assert RULESET.validate(state, phase, b, orders) == []
     run(state, orders, phase=phase)
-    assert hero_hex(state, HERCULES) == "2909"
+    assert hero_hex(state, HERCULES) == "3010"  # the sixth entry, free, was made
 
 
 def test_214_A_3_d_hercules_is_purged_at_the_end_of_the_next_turn() -> None:
@@ -934,10 +907,6 @@ def test_210_I_J_an_occurrence_takes_place_only_in_the_area_of_its_god() -> None
     assert state["stats"]["occurrences"] == {a: {"E": 1}}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: 210 C-D - with the same occurrence plotted twice "
-                   "at different points (E 2 and E 8), each activation uses the points of the "
-                   "first entry (moving.Phase.activate takes next(...) over the sheet every time): "
-                   "both Earthquakes roll with +20")
 def test_210_C_D_each_plotted_occurrence_keeps_its_own_points() -> None:
     state, (a, _, _) = scene()
     write_sheet(state, a, occurrences=[("E", 2), ("E", 8)])
@@ -983,10 +952,6 @@ def test_214_B_hercules_killed_by_an_occurrence_costs_its_god_ten() -> None:
     assert of_type(spared, "occurrence")[0]["total"] <= 120
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: 214 B - killing Hercules by a Divine Occurrence "
-                   "emits two 'glory' events for the one -10: occurrences.resolve adds "
-                   "{'type': 'glory', 'delta': -10} (no player, no amount) and Phase.glory adds "
-                   "the real one; a reader summing 'glory' events counts -10 twice or fails")
 def test_214_B_every_glory_event_names_its_player_and_amount() -> None:
     state, (a, _, _) = scene()
     put(state, HERCULES, INLAND)
@@ -1143,10 +1108,6 @@ def test_216_B_the_game_ends_as_soon_as_every_prize_is_off_the_board() -> None:
     assert glory_events(outcome) == {a: 5}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: 216 G 7 (Fate 18, 'each Prize you possess') - "
-                   "game.game_stats credits a Prize a Hero holds to the god who captured it "
-                   "(prize['captured_by']), not to the god Controlling that Hero, as "
-                   "fates.GameStats documents and 302 I a describes possession")
 def test_216_G_7_a_prize_with_a_hero_belongs_to_the_god_who_controls_him() -> None:
     state, (a, b, _) = scene()
     put(state, AJAX, INLAND)
@@ -1230,3 +1191,34 @@ def test_views_show_every_log_sheet_and_fate_after_the_end() -> None:
         view = RULESET.view(state, viewer)
         assert view["logsheets"] == state["logsheets"] and view["game_over"]
         assert view["fate_held"] == state["fate_held"]
+
+
+def test_010_D_an_empty_deck_is_refilled_from_the_discard_pile() -> None:
+    # 010 D draws "from the deck"; the rulebook is silent when it runs out: the discard pile
+    # is shuffled (sealed) into a new deck, so hands stay full (docs/games/mythology.md).
+    state, seats = scene()
+    a = seats[0]
+    state["discard"] = state["deck"] + state["hands"][a][:3]
+    state["deck"] = []
+    state["hands"][a] = state["hands"][a][3:]
+    outcome = run(state, {}, phase=fate_phase(state))
+    assert of_type(outcome, "reshuffle")
+    assert len(state["hands"][a]) == 6 and state["discard"] == []
+    every = sorted(state["deck"] + [c for h in state["hands"].values() for c in h], key=int)
+    assert every == [str(i) for i in range(1, 55)]
+
+
+def test_216_B_G1_zeus_glory_is_paid_when_the_last_prize_leaves_the_board() -> None:
+    state, seats = scene()
+    a = seats[0]
+    write_sheet(state, a, zeus=8)
+    for prize in state["prizes"].values():
+        prize.update(off_board=seats[1], hex="", holder=0)
+    phase = moving_phase(state, a)
+    before = state["glory"][a]
+    outcome = run(state, {}, phase=phase)
+    zeus = [e for e in of_type(outcome, "glory") if "Zeus" in e["text"]]
+    assert [(e["player"], e["amount"]) for e in zeus] == [(a, 2)]
+    assert of_type(outcome, "game-over") and RULESET.next_phase(state) is None
+    special = sum(e["glory"] for e in of_type(outcome, "special-victory") if e["player"] == a)
+    assert state["glory"][a] == before + 2 + special

@@ -37,7 +37,7 @@ def effects(state: State) -> dict[str, Any]:
     book: dict[str, Any] = state["turn_effects"].setdefault("cards", {})
     for key, empty in (("mods", []), ("halt", []), ("protect", []), ("terrain", []),
                        ("movement", {}), ("ship", {}), ("challenge", {}), ("powers", {}),
-                       ("played", []), ("cancel", [])):
+                       ("played", []), ("cancel", []), ("fired", [])):
         book.setdefault(key, empty)
     return book
 
@@ -230,10 +230,11 @@ def standing_uses(c: Components, state: State, moment: str, units: tuple[int, ..
         if p == exclude:
             continue
         sheet: Mapping[str, Any] = state["logsheets"][p].get(str(state["turn"]), {})
-        for use in sheet.get("uses", []):
-            if use.get("fired") or use["when"] != moment or use["unit"] not in units:
+        fired = effects(state)["fired"]
+        for i, use in enumerate(sheet.get("uses", [])):
+            if f"{p}/{i}" in fired or use["when"] != moment or use["unit"] not in units:
                 continue
-            use["fired"] = True
+            fired.append(f"{p}/{i}")
             if use["what"] == "card":
                 events += use_card_god(c, state, p, unit=use["unit"])
             else:

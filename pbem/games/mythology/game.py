@@ -103,6 +103,7 @@ class Mythology(Ruleset):
             if state["cursor"] >= len(state["order"]):
                 state["step"] = "fate"
             if all(x["off_board"] for x in state["prizes"].values()):
+                events += self.zeus_glory(state)  # the Turn ends here: 216 G 1 is still paid
                 events += self.end_of_game(state, "every Prize is off the board (216 B)")
         else:
             events, private = self.fate_phase(state, rng)
@@ -138,20 +139,24 @@ class Mythology(Ruleset):
         for hero, hex_id in sorted(result.born.items()):
             state["heroes"][str(hero)].update(status="board", hex=hex_id)
         state["fate_track"] = {str(k): v for k, v in sorted(result.track.items())}
-        for p in state["seats"]:  # 216 G 1: To the Glory of Zeus, 1 per 4 Power Points
-            gain = rules.sheet(state, p).zeus // 4
-            if gain:
-                state["glory"][p] += gain
-                events.append({"type": "glory", "player": p, "amount": gain, "text":
-                               f"{p} +{gain} Glory To the Glory of Zeus (216 G 1)."})
+        events += self.zeus_glory(state)
         private: dict[str, list[Event]] = {}
+
         size = setup_mod.hand_size(len(state["seats"]))
         for p in state["seats"]:  # 010 C-D: face-down cards are discarded; hands refilled
             if state["facedown"][p]:
                 state["discard"].append(state["facedown"][p])
                 state["facedown"][p] = ""
             drawn = []
-            while len(state["hands"][p]) < size and state["deck"]:
+            while len(state["hands"][p]) < size and (state["deck"] or state["discard"]):
+                if not state["deck"]:
+                    # The rulebook does not say what happens when the deck runs out (010 D); as
+                    # is usual, the discard pile is shuffled face down into a new deck.
+                    state["deck"] = rng.sealed.shuffle(sorted(state["discard"], key=int),
+                                                       f"t{t:02d}/reshuffle/{p}")
+                    state["discard"] = []
+                    events.append({"type": "reshuffle", "text": "The discard pile is "
+                                   "shuffled into a new deck."})
                 drawn.append(state["deck"].pop())
                 state["hands"][p].append(drawn[-1])
             if drawn:
@@ -169,6 +174,17 @@ class Mythology(Ruleset):
         if t >= rules.LAST_TURN:
             events += self.end_of_game(state, "fifteen game Turns have been played (216 B)")
         return events, private
+
+    def zeus_glory(self, state: State) -> list[Event]:
+        """216 G 1: To the Glory of Zeus, 1 Glory Point per 4 Power Points, at the Turn's end."""
+        events: list[Event] = []
+        for p in state["seats"]:
+            gain = rules.sheet(state, p).zeus // 4
+            if gain:
+                state["glory"][p] += gain
+                events.append({"type": "glory", "player": p, "amount": gain, "text":
+                               f"{p} +{gain} Glory To the Glory of Zeus (216 G 1)."})
+        return events
 
     def end_of_game(self, state: State, why: str) -> list[Event]:
         """216 B, G 7: the Special Victory Conditions, then the final Glory."""
@@ -195,7 +211,10 @@ class Mythology(Ruleset):
         possessed: dict[str, int] = {}
         helpers_possessed: dict[str, int] = {}
         for x in state["prizes"].values():
-            owner = x["off_board"] or (x.get("captured_by", "") if x["holder"] else "")
+            # 216 G 7, 302 I a: a Prize is a god's when he took it off the board, or when a
+            # Hero he Controls holds it.
+            owner = x["off_board"] or (rules.control_of(state, x["holder"]) or ""
+                                       if x["holder"] else "")
             if owner:
                 possessed[owner] = possessed.get(owner, 0) + 1
         for x in state["helpers"].values():

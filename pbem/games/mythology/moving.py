@@ -169,10 +169,6 @@ def parse(c: Components, orders: Mapping[str, Any]) -> tuple[MoveOrders, list[Pr
             continue
         attempts.append(Attempt(unit, bid, tuple(path), ship, bool(t.get("leave_ship", False)),
                                 tuple(drop)))
-    if len(attempts) > 5:
-        problems.append(Problem("[[orders.attempt]]", f"{len(attempts)} attempts; a Moving "
-                                "Player may attempt to move five units (204 A, 209 A)",
-                                "keep the first five"))
     combats = []
     for where, t in tables("combat", {"attacker", "defender", "magic"}):
         a, d = t.get("attacker"), t.get("defender")
@@ -189,7 +185,7 @@ def parse(c: Components, orders: Mapping[str, Any]) -> tuple[MoveOrders, list[Pr
             problems.append(Problem(f"{where} hero", "only Heroes capture Prizes (212 B)"))
         else:
             captures.append(Capture(h, bool(t.get("remove", False))))
-    return MoveOrders(tuple(plays), tuple(acts), tuple(attempts[:5]), tuple(combats),
+    return MoveOrders(tuple(plays), tuple(acts), tuple(attempts), tuple(combats),
                       tuple(captures)), problems
 
 
@@ -212,6 +208,12 @@ def validate(c: Components, state: State, player: str, orders: Mapping[str, Any]
                                     "plotted on your Log Sheet this turn (210 D)"))
         else:
             plotted.remove(act.code)
+    herc = hercules_id(c)
+    counted = [a for a in parsed.attempts if not (a.unit == herc and state["remorse"] > 0)]
+    if len(counted) > 5:  # 214 A 3 c: Hercules' free moves do not count
+        problems.append(Problem("[[orders.attempt]]", f"{len(counted)} attempts; a Moving "
+                                "Player may attempt to move five units (204 A, 209 A)",
+                                "keep five"))
     for i, att in enumerate(parsed.attempts):
         if not unit_hex(state, att.unit):
             problems.append(Problem(f"[[orders.attempt]] #{i + 1} unit",
@@ -232,6 +234,10 @@ class Phase:
         self.label = f"t{self.turn:02d}/{player}"
         self.events: list[Event] = []
         self.moved: set[int] = set()       # 209 G: the mover controls these this phase
+        self.attempted: set[int] = set()   # 204 P, 209 E: one attempt per unit
+        self.done: set[int] = set()        # 215 F 2: a failed ship roll ends its activities
+        self.plots_used: list[int] = []    # 210 C: each plotted occurrence activates once
+        self.walk_start = ""
         self.fought: set[int] = set()      # 205 K
         self.tried_capture: set[int] = set()  # 212 D 4
         self.effects = state["turn_effects"]
@@ -311,7 +317,15 @@ class Phase:
                                 f"{self.p}'s {act.code} cannot take place: only in the Area of "
                                 "their god (210 I-J)."})
             return
-        points = next(o.points for o in sheet(self.s, self.p).occurrences if o.code == act.code)
+        plots = sheet(self.s, self.p).occurrences
+        index = next((i for i, o in enumerate(plots)
+                      if o.code == act.code and i not in self.plots_used), None)
+        if index is None:
+            self.events.append({"type": "occurrence-void", "code": act.code, "text":
+                                f"{self.p} has no {act.code} left to activate this Turn (210 D)."})
+            return
+        self.plots_used.append(index)
+        points = plots[index].points
         if act.code == "P":  # 210 G 4: rolled at the conclusion of all Moving Player Phases
             bonus = cards.has_passive(self.c, self.s, self.p, "occurrence_bonus", "P")
             self.effects.setdefault("plague", []).append(
@@ -354,10 +368,18 @@ class Phase:
     def attempt(self, n: int, att: Attempt) -> None:
         unit, where = att.unit, unit_hex(self.s, att.unit)
         name = self.unit_name(unit)
+        reason = ""
         if not where:
+            reason = "is no longer on the board"
+        elif unit in self.attempted:
+            # 204 P: a unit's movement, once released, is final; 209 E: a lost challenge
+            # means the Moving Player may not move it in this Phase.
+            reason = "was already attempted in this phase (204 P, 209 E)"
+        if reason:
             self.events.append({"type": "attempt-void", "unit": unit, "text":
-                                f"Attempt {n}: {name} is no longer on the board."})
+                                f"Attempt {n}: {name} {reason}."})
             return
+        self.attempted.add(unit)
         free = unit == self.herc and self.s["remorse"] > 0  # 214 A 3 c: free, unchallenged
         if not free:
             self.s["attempts"] = self.s.get("attempts", 0) + 1
@@ -367,11 +389,14 @@ class Phase:
         if unit <= 32 and att.ship == "start" and not self.get_ship(unit):
             return
         moved_to = self.walk(unit, att)
+        if not unit_hex(self.s, unit):
+            return  # killed on the way (205 I): nothing more for it
         if unit <= 32 and not free:
             self.glory(self.p, control.moving_glory(bool(att.path) and moved_to != where, True),
                        f"{name} successfully moved (216 G 5)")
-        if unit <= 32 and att.ship == "end" and unit not in self.s["ships"]:
-            self.get_ship(unit)
+        if unit <= 32 and att.ship == "end" and unit not in self.s["ships"] \
+                and not self.get_ship(unit):
+            return
         if unit <= 32:
             for h in att.drop:  # 211 G
                 if self.s["helpers"][h]["holder"] == unit:
@@ -413,6 +438,10 @@ class Phase:
         name = self.unit_name(hero)
         if hero == self.herc and self.s["remorse"] > 0:
             return False  # 214 A 3 e
+        if hero in self.s["ships"]:
+            self.events.append({"type": "ship-void", "hero": hero, "text":
+                                f"{name} is already aboard a ship."})
+            return True
         if not movement.can_obtain_ship(self.board, where):
             self.events.append({"type": "ship-void", "hero": hero, "text":
                                 f"{name} is not on a shoreline and cannot get a ship (215 F 1)."})
@@ -426,6 +455,8 @@ class Phase:
                             " (215 F 2)."})
         if ok:
             self.s["ships"].append(hero)
+        else:
+            self.done.add(hero)  # 215 F 2: all activities are over for it this phase
         return ok
 
     def walk(self, unit: int, att: Attempt) -> str:
@@ -458,20 +489,32 @@ class Phase:
             self.events.append({"type": "move-stopped", "unit": unit,
                                 "text": f"{self.unit_name(unit)} stops: {problems[0].message}."})
         table = self.s["heroes"] if kind == "hero" else self.s["monsters"]
+        self.walk_start = start
+        leg: list[str] = []   # steps not yet reported
+        origin = start
+
+        def report() -> None:
+            if leg:
+                self.events.append({"type": "move", "unit": unit, "path": list(leg), "text":
+                                    f"{self.unit_name(unit)} moves {origin} -> "
+                                    f"{' -> '.join(leg)}."})
+
         for i, hex_id in enumerate(path):
             table[str(unit)]["hex"] = hex_id
-            if self.intercepted(unit, hex_id):
-                path = path[:i + 1]
-                break
+            leg.append(hex_id)
+            if self.interceptors(unit, hex_id):
+                report()  # the movement first, then the interception it provoked (205 I)
+                origin, leg = hex_id, []
+                if self.intercepted(unit, hex_id):
+                    path = path[:i + 1]
+                    break
             if kind == "hero":
                 self.pick_up(unit, hex_id)
+        report()
         if not unit_hex(self.s, unit):
             return ""
-        if path:
-            self.events.append({"type": "move", "unit": unit, "path": path, "text":
-                                f"{self.unit_name(unit)} moves {start} -> {' -> '.join(path)}."})
-            if kind == "hero":
-                self.greece_bonus(unit, path)
+        if path and kind == "hero":
+            self.greece_bonus(unit, path)
         return path[-1] if path else start
 
     def terrain_problems(self, path: tuple[str, ...] | list[str]) -> list[str]:
@@ -484,9 +527,9 @@ class Phase:
                     and self.c.map.area_of(h) == rule["area"] and test(h)]
         return out
 
-    def intercepted(self, unit: int, hex_id: str) -> bool:
-        """205 I: a Controlling Player's standing order attacks a unit moved into or through
-        the hex of the unit it Controls. True if the moving unit died."""
+    def interceptors(self, unit: int, hex_id: str) -> list[tuple[str, int]]:
+        """205 I: the (player, unit) standing orders that would attack ``unit`` in ``hex_id``."""
+        found = []
         for other in clockwise_from(self.s["seats"], self.p)[1:]:
             for order in sheet(self.s, other).intercepts:
                 guard = order.unit
@@ -502,12 +545,21 @@ class Phase:
                     continue  # 215 C
                 if self.herc in (guard, unit) and self.s["remorse"] > 0:
                     continue  # 214 A 3 e
-                self.events.append({"type": "intercept", "player": other, "unit": guard,
-                                    "target": unit, "text": f"{other} intercepts with "
-                                    f"{self.unit_name(guard)} (205 I)."})
-                self.combat(guard, unit, responsible=other, magic=True)
-                if not unit_hex(self.s, unit):
-                    return True
+                found.append((other, guard))
+        return found
+
+    def intercepted(self, unit: int, hex_id: str) -> bool:
+        """205 I: a Controlling Player's standing order attacks a unit moved into or through
+        the hex of the unit it Controls. True if the moving unit died."""
+        for other, guard in self.interceptors(unit, hex_id):
+            if guard in self.fought or unit in self.fought or not unit_hex(self.s, guard):
+                continue  # an earlier interception in this hex already fought (205 K)
+            self.events.append({"type": "intercept", "player": other, "unit": guard,
+                                "target": unit, "text": f"{other} intercepts with "
+                                f"{self.unit_name(guard)} (205 I)."})
+            self.combat(guard, unit, responsible=other, magic=True)
+            if not unit_hex(self.s, unit):
+                return True
         return False
 
     def pick_up(self, hero: int, hex_id: str) -> None:
@@ -525,13 +577,19 @@ class Phase:
 
     def greece_bonus(self, hero: int, path: list[str]) -> None:
         """216 G 2 c: bringing a Prize captured in an earlier turn into Greece, Controlled."""
-        if self.c.map.area_of(path[-1]) != GREECE or not self.controls(hero):
+        inside = [self.c.map.area_of(h) == GREECE for h in path]
+        came_from = self.c.map.area_of(self.walk_start) == GREECE
+        # "move ... into the Area of Greece": some step enters Greece from outside.
+        entered = any(now and not before for before, now in zip([came_from, *inside], inside,
+                                                                 strict=False))
+        if not entered or not self.controls(hero):
             return
         for pid in prizes_of(self.s, hero):
             prize = self.s["prizes"][pid]
+            bonus = prize.setdefault("bonus", [])
             if (prize.get("captured_by") == self.p and prize.get("captured_turn", 99) < self.turn
-                    and not prize.get("bonus")):
-                prize["bonus"] = True
+                    and self.p not in bonus):
+                bonus.append(self.p)
                 self.glory(self.p, 50, f"{self.c.prizes[pid].name} brought into Greece "
                            "(216 G 2 c)")
 
@@ -549,6 +607,8 @@ class Phase:
             reason = "a unit may attack or be attacked only once per phase (205 K)"
         elif a <= 32 and not self.controls(a):
             reason = "a Hero attacks only for the player who Controls it (208 E)"
+        elif a in self.done:
+            reason = "its ship roll failed: its activities are over this phase (215 F 2)"
         elif a in self.s["ships"]:
             reason = "a Hero aboard a ship only moves and defends (215 C, G)"
         elif self.herc in (a, d) and self.s["remorse"] > 0:
@@ -572,7 +632,11 @@ class Phase:
         if result.stalemate:
             self.glory(responsible, result.attacker_glory, "stalemate (206 D 7)")
         for dead in result.killed:
-            self.after_kill(dead, killer=d if dead == a else a, responsible=responsible)
+            # 216 G 4: the player responsible is whoever Controls the unit that killed it:
+            # the attacking player for the attacker; for the defender, its Controller (208 H).
+            killer = d if dead == a else a
+            who = responsible if killer == a else control.controller(points_on(self.s, d))
+            self.after_kill(dead, killer=killer, responsible=who)
         if self.herc in (a, d) and self.herc not in result.killed:
             remorse, event = combat.remorse(self.c.heroes[self.herc].attack, self.rng.public,
                                             f"{self.label}/c{a}-{d}")
@@ -580,7 +644,7 @@ class Phase:
             if remorse:
                 self.fill_with_remorse()
 
-    def after_kill(self, dead: int, killer: int, responsible: str) -> None:
+    def after_kill(self, dead: int, killer: int, responsible: str | None) -> None:
         stats = self.s["stats"]
         if dead > 32:
             self.s["monsters"][str(dead)].update(status="dead", hex="")
@@ -597,6 +661,8 @@ class Phase:
         points = points_on(self.s, dead)
         self.remove_hero(dead)
         stats["heroes_killed_in_combat"] += 1
+        if responsible is None:
+            return  # killed by a unit nobody Controls: no one is responsible (216 G 4)
         controlled = (self.controls(killer) if responsible == self.p else
                       control.controller(points_on(self.s, killer)) == responsible)
         self.glory(responsible, control.kill_glory(responsible, points, by_occurrence=False,
@@ -629,6 +695,8 @@ class Phase:
             reason = "there is no Prize free in his hex"
         elif hero in self.tried_capture:
             reason = "one attempt per Hero per phase (212 D 4)"
+        elif hero in self.done:
+            reason = "its ship roll failed: its activities are over this phase (215 F 2)"
         elif not self.controls(hero):
             reason = "the Moving Player does not Control him"
         elif hero in self.s["ships"] or (hero == self.herc and self.s["remorse"] > 0):

@@ -243,7 +243,8 @@ def resolve(code: str, points: int, targets: Sequence[Target], stream: Stream,
                                   f"({s.rule})."})
             if t.hercules:
                 glory -= HERCULES_GLORY_LOSS
-                events.append({"type": "glory", "delta": -HERCULES_GLORY_LOSS, "rule": "214 B",
+                events.append({"type": "hercules-slain", "delta": -HERCULES_GLORY_LOSS,
+                               "rule": "214 B",
                                "hero": t.hero, "text": "The god who caused the occurrence loses "
                                f"{HERCULES_GLORY_LOSS} Glory at once for killing Hercules "
                                "(214 B)."})
