@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import tomli_w
@@ -24,10 +25,12 @@ def render_form(campaign_id: str, player: str, phase: PhaseSpec, orders_text: st
     sealed = (" Your orders are sealed: the others see only their commitment until the "
               "reveal.") if phase.sealed else ""
     body = orders_text.rstrip("\n")
+    intro = (f"Order form: campaign {campaign_id}, player {player}, phase {phase.id}{title}."
+             f"{sealed} Fill in [orders], then sign: pbem sign THIS_FILE --key YOUR_KEY, and "
+             "send the result. Text outside the two marker lines is ignored.")
+    # Mail clients on phones: the text around the block stays within 78 columns too.
     return (
-        f"Order form: campaign {campaign_id}, player {player}, phase {phase.id}{title}.{sealed}\n"
-        "Fill in [orders], then sign: pbem sign THIS_FILE --key YOUR_KEY, and send the result.\n"
-        "Text outside the two marker lines is ignored.\n\n"
+        "\n".join(textwrap.wrap(intro, 78)) + "\n\n"
         f"{BEGIN_ORDERS}\n"
         "[envelope]\n"
         f'format = "{ORDERS_FORMAT}"\n'

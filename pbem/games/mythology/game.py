@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -239,7 +240,53 @@ class Mythology(Ruleset):
         return rules.view(state, player)
 
     def order_form(self, view: Mapping[str, Any], phase: PhaseSpec, player: str) -> str:
-        return order_form_text(self.name, phase.kind)
+        """The annotated form, after what the player knows that bears on it (as comments, so
+        that the form sent back unchanged still means the default)."""
+        form = order_form_text(self.name, phase.kind)
+        if not view or phase.kind not in ("logsheet", "place", "move"):
+            return form
+        # Wrapped for mail clients on phones: comment lines stay within 78 columns.
+        wrapped = [part for line in self.situation(view, phase, player)
+                   for part in textwrap.wrap(line, 76, initial_indent="# ",
+                                             subsequent_indent="#     ")]
+        return "\n".join(wrapped) + "\n\n" + form
+
+    def situation(self, view: Mapping[str, Any], phase: PhaseSpec, player: str) -> list[str]:
+        c = self.c
+        god = c.gods[view["gods"][player]]
+        lines = [f"Turn {view['turn']}. You are {god.name}; Glory {view['glory'][player]}; "
+                 f"your god is in {view['god_area'][player] or 'no Area'}."]
+        totals = {int(h): t for h, t in view.get("my_hero_totals", {}).items()}
+        if totals:
+            lines.append("Your Hero totals (208 I; spend at least 1 this turn to keep each): "
+                         + ", ".join(f"{h} {c.heroes[h].name} {t}"
+                                     for h, t in sorted(totals.items())))
+        lines.append("Your god's powers (011; each once a Turn): " + "; ".join(
+            f'"{p.id}": {p.text}' for p in god.powers))
+        if phase.kind == "logsheet":
+            lines.append("Your hand (010; card = \"N\" places one face down):")
+            for card in view.get("hand", []):
+                x = c.cards[int(card)]
+                lines.append(f"  {card}: god: {x.god.text} | event: {x.event.text} | "
+                             f"oracle: {x.oracle.text}")
+        if phase.kind == "place":
+            placed = [f"{p} in {view['god_area'][p]}" for p in view["order"][:view["cursor"]]]
+            lines.append("Placed before you this turn: " + (", ".join(placed) or "nobody"))
+        if phase.kind == "move":
+            sheet = view.get("my_logsheets", {}).get(str(view["turn"]), {})
+            plotted = [f"{o['code']} ({o['points']})" for o in sheet.get("occurrences", [])]
+            lines.append("Divine Occurrences you plotted this turn: "
+                         + (", ".join(plotted) or "none"))
+            card = view.get("facedown_card", "")
+            if card:
+                lines.append(f"Your face-down card {card}: {c.cards[int(card)].god.text} | "
+                             f"{c.cards[int(card)].event.text}")
+            on_board = {int(h): x["hex"] for h, x in view["heroes"].items()
+                        if x["status"] == "board"}
+            mine = [f"{h} {c.heroes[h].name} at {on_board[h]}" for h in sorted(totals)
+                    if h in on_board]
+            lines.append("Your Heroes on the board: " + (", ".join(mine) or "none"))
+        return lines
 
     def bot_orders(self, view: Mapping[str, Any], phase: PhaseSpec, player: str,
                    rng: Stream) -> Orders:
