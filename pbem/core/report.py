@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import textwrap
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -36,9 +37,18 @@ def _environment() -> SandboxedEnvironment:
     # One environment per process: Jinja caches compiled templates per environment.
     from jinja2 import FileSystemLoader
 
-    return SandboxedEnvironment(loader=FileSystemLoader(str(share_dir("templates"))),
-                                undefined=StrictUndefined, keep_trailing_newline=True,
-                                trim_blocks=True, lstrip_blocks=True, autoescape=False)
+    env = SandboxedEnvironment(loader=FileSystemLoader(str(share_dir("templates"))),
+                               undefined=StrictUndefined, keep_trailing_newline=True,
+                               trim_blocks=True, lstrip_blocks=True, autoescape=False)
+    env.filters["wrap"] = wrap
+    return env
+
+
+def wrap(text: str, first: str = "", rest: str = "  ", width: int = 78) -> str:
+    """Template filter: ``text`` wrapped within ``width`` columns (plain-text mail), the first
+    line starting with ``first`` and the others with ``rest``."""
+    return "\n".join(textwrap.wrap(str(text), width, initial_indent=first,
+                                    subsequent_indent=rest, break_on_hyphens=False)) or first
 
 
 def context(campaign: Campaign, seq: int, player: str | None,
@@ -63,13 +73,14 @@ def context(campaign: Campaign, seq: int, player: str | None,
                            fresh("salt"), fresh("entropy"))
     deadline = campaign.settings().get("deadlines", {}).get(nxt.id, "") if nxt else ""
     return {
-        "campaign": campaign.id, "game": ruleset.title, "seq": seq, "player": player,
+        "campaign": campaign.id, "game_title": ruleset.title, "seq": seq, "player": player,
         "phase": record["phase"], "events": record.get("events", []), "private": private,
         "draws": record.get("draws", []), "sealed_count": record.get("sealed", {}).get("count", 0),
         "commitments": record.get("commitments", {}), "nmr": record.get("nmr", []),
         "own_commitment": record.get("commitments", {}).get(player or "", ""),
         "record_hash": record["_hash"],
-        "position": _position(view),
+        "position": _position(view), "view": view,
+        "game": ruleset.report_context(view, player),
         "next_phase": nxt, "deadline": deadline, "form": form,
         "result": ruleset.result(state),
     }

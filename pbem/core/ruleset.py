@@ -168,6 +168,11 @@ class Ruleset(ABC):
     def bot_join(self, player: str, rng: Stream) -> Orders:
         return {}
 
+    def report_context(self, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
+        """Extra, readable structures for the game's own report templates, built from the
+        view alone (never from the state), e.g. names for ids. Available as ``game``."""
+        return {}
+
     def result(self, state: State) -> dict[str, Any]:
         """Final standings for the end-of-game report; empty while the game runs."""
         return {}

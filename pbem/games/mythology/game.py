@@ -292,6 +292,71 @@ class Mythology(Ruleset):
                    rng: Stream) -> Orders:
         return bot.orders(self.c, view, phase, player, rng)
 
+    def report_context(self, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
+        """Names for ids, the board by Area, the hand and the Log Sheet, from the view."""
+        c = self.c
+
+        def unit(u: int) -> str:
+            return f"{c.heroes[u].name} ({u})" if u <= 32 else f"{c.monsters[u].name} ({u})"
+
+        board: dict[str, list[str]] = {}
+        for table in ("heroes", "monsters"):
+            for u, x in sorted(view[table].items(), key=lambda kv: int(kv[0])):
+                if x["status"] == "board":
+                    extra = []
+                    if int(u) in view["ships"]:
+                        extra.append("ship")
+                    extra += [c.helpers[h].name for h, y in sorted(view["helpers"].items())
+                              if y["holder"] == int(u)]
+                    extra += [c.prizes[p].name for p, y in sorted(view["prizes"].items())
+                              if y["holder"] == int(u)]
+                    note = f" with {', '.join(extra)}" if extra else ""
+                    board.setdefault(c.map.area_of(x["hex"]), []).append(
+                        f"{unit(int(u))} {x['hex']}{note}")
+        for pid, x in sorted(view["prizes"].items()):
+            if x["hex"]:
+                board.setdefault(c.map.area_of(x["hex"]), []).append(
+                    f"Prize {c.prizes[pid].name} {x['hex']} (Defense {c.prizes[pid].defense})")
+        for hid, x in sorted(view["helpers"].items()):
+            if x["hex"]:
+                board.setdefault(c.map.area_of(x["hex"]), []).append(
+                    f"Helper {c.helpers[hid].name} {x['hex']}")
+        gods = {p: c.gods[g].name for p, g in view["gods"].items()}
+        for p, area in view["god_area"].items():
+            if area:
+                board.setdefault(area, []).insert(0, f"god {gods[p]} ({p})")
+        areas = [{"name": c.map.areas[a].name, "items": items}
+                 for a, items in sorted(board.items(), key=lambda kv: c.map.areas[kv[0]].name)]
+        hand = [{"id": card, "god": c.cards[int(card)].god.text,
+                 "event": c.cards[int(card)].event.text,
+                 "oracle": c.cards[int(card)].oracle.text} for card in view.get("hand", [])]
+        off = [f"{c.prizes[p].name} (taken off by {x['off_board']})"
+               for p, x in sorted(view["prizes"].items()) if x["off_board"]]
+        sheets = {p: self.logsheet_text(lines) for p, lines in
+                  (view.get("logsheet_lines") or {}).items()}
+        if "my_logsheet_lines" in view:
+            sheets[player or ""] = self.logsheet_text(view["my_logsheet_lines"])
+        return {"gods": gods, "areas": areas, "hand": hand, "prizes_off": off,
+                "logsheets": sheets}
+
+    @staticmethod
+    def logsheet_text(lines: list[dict[str, Any]]) -> list[str]:
+        """006 C: per turn a C line (spent) and a T line (running total) under each Hero
+        number, then the Monsters / Divine Occurrences / Aid-Ailment / Zeus entries."""
+        out = []
+        for line in lines:
+            heroes = sorted(line["T"], key=int)
+            cells = "".join(f"{h:>4}" for h in heroes)
+            c_line = "".join(f"{line['C'].get(h, ''):>4}" for h in heroes)
+            t_line = "".join(f"{line['T'][h]:>4}" for h in heroes)
+            entries = "  ".join(f"{e['C']}:{e['T']}" for e in line["entries"])
+            out.append(f"Turn {line['turn']:>2}  Hero{cells}")
+            out.append(f"          C   {c_line}")
+            out.append(f"          T   {t_line}")
+            if entries:
+                out.append(f"          {entries}")
+        return out
+
     def result(self, state: State) -> dict[str, Any]:
         if state["step"] != "over":
             return {}

@@ -187,6 +187,18 @@ def start_movement(state: State, rng: Rng) -> list[Event]:
     return events
 
 
+def logsheet_lines(state: State, player: str) -> list[dict[str, Any]]:
+    """The player's Log Sheet as the paper sheet has it (006 C, 009 D-E): per turn, the C and
+    T lines of each Hero and the other entries with their codes."""
+    lines: list[dict[str, Any]] = []
+    totals: dict[int, int] = {}
+    for turn in sorted(state["logsheets"][player], key=int):
+        s = logsheet.LogSheet.from_dict(state["logsheets"][player][turn])
+        lines.append(logsheet.notation(int(turn), s, totals))
+        totals = control.hero_totals(totals, s.heroes)
+    return lines
+
+
 def control_of(state: State, unit: int) -> str | None:
     """208 H: who has spent the most on ``unit`` now (None: nobody, or a tie)."""
     return control.controller(points_on(state, unit))
@@ -214,7 +226,9 @@ def view(state: State, player: str | None) -> dict[str, Any]:
     if over:
         v["logsheets"] = state["logsheets"]
         v["fate_held"] = state["fate_held"]
+        v["logsheet_lines"] = {p: logsheet_lines(state, p) for p in state["seats"]}
     elif player is not None:
+        v["my_logsheet_lines"] = logsheet_lines(state, player)
         v["hand"] = state["hands"][player]
         v["facedown_card"] = state["facedown"][player]
         v["fate"] = state["fate_held"][player]
