@@ -93,6 +93,9 @@ def logsheet(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -
             out["use"] = uses
         if totals[top] >= 3:
             out["intercept"] = [{"unit": top, "target": 0}]  # 205 I
+        if view.get("options", {}).get("prayer") == "on" and \
+                rng.draw(f"bot/{player}/pray?", 4) == 1:
+            out["prayer"] = [{"glory": 3, "hero": top}]  # 302
     return out
 
 

@@ -10,7 +10,7 @@ from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem
 from pbem.core.resources import order_form_text
 from pbem.core.ruleset import REVEAL_GAME, OptionSpec, Orders, Outcome, PhaseSpec, Ruleset
-from pbem.games.mythology import bot, cards, fates, logsheet, moving, occurrences, rules
+from pbem.games.mythology import bot, cards, fates, logsheet, moving, occurrences, prayer, rules
 from pbem.games.mythology import setup as setup_mod
 from pbem.games.mythology.components import Components, load
 from pbem.games.mythology.rules import Event, State
@@ -18,6 +18,10 @@ from pbem.games.mythology.rules import Event, State
 
 def _areas(c: Components) -> list[str]:
     return sorted(c.map.areas)
+
+
+def _prayer_on(state: State) -> bool:
+    return bool(state.get("options", {}).get("prayer") == "on")
 
 
 class Mythology(Ruleset):
@@ -29,6 +33,7 @@ class Mythology(Ruleset):
     options: ClassVar[Mapping[str, OptionSpec]] = {
         "setup": OptionSpec("random", ("random", "historical"),
                             "102 random set-up, or 304 Historical Map Set-Up"),
+        "prayer": OptionSpec("off", ("off", "on"), "Optional Rule 302, Prayer and Sacrifice"),
     }
 
     @property
@@ -43,6 +48,7 @@ class Mythology(Ruleset):
                                                          rng.public, rng.sealed)
         events.insert(0, {"type": "seating", "order": seats, "text": "Seating, clockwise: "
                           + ", ".join(seats) + "."})
+        state["options"] = {"prayer": options.get("prayer", "off")}
         return Outcome(state, events, private)
 
     # --- phases --------------------------------------------------------------------------
@@ -65,7 +71,8 @@ class Mythology(Ruleset):
                  orders: Orders) -> list[Problem]:
         if phase.kind == "logsheet":
             return logsheet.parse(orders, hand=state["hands"][player], areas=_areas(self.c),
-                                  powers=cards.power_ids(self.c, state, player))[1]
+                                  powers=cards.power_ids(self.c, state, player),
+                                  prayer=_prayer_on(state))[1]
         if phase.kind == "place":
             problems = [Problem(f"[orders] {k}", "unknown order", "write only area = ...")
                         for k in orders if k != "area"]
@@ -90,7 +97,8 @@ class Mythology(Ruleset):
         private: dict[str, list[Event]] = {}
         if phase.kind == "logsheet":
             sheets = {p: logsheet.parse(orders[p], hand=state["hands"][p], areas=_areas(self.c),
-                                        powers=cards.power_ids(self.c, state, p))[0]
+                                        powers=cards.power_ids(self.c, state, p),
+                                        prayer=_prayer_on(state))[0]
                       for p in state["seats"]}
             events, private = rules.resolve_logsheets(self.c, state, sheets, rng)
         elif phase.kind == "place":
@@ -109,6 +117,7 @@ class Mythology(Ruleset):
         else:
             events, private = self.fate_phase(state, rng)
         if state["step"] == "place" and state["cursor"] >= len(state["order"]):
+            events += prayer.resolve(self.c, state, rng.public)  # 302 H
             events += rules.start_movement(state, rng)
         return Outcome(state, events, private)
 
@@ -171,6 +180,7 @@ class Mythology(Ruleset):
             stats["turns_without_occurrence"] += 1
         stats["occurrences_this_turn"] = 0
         state["turn_effects"] = {}
+        state["offers"] = {}
         state["turn"], state["step"] = t + 1, "logsheet"
         if t >= rules.LAST_TURN:
             events += self.end_of_game(state, "fifteen game Turns have been played (216 B)")
@@ -231,9 +241,11 @@ class Mythology(Ruleset):
             heroes_killed_by_occurrence=s["heroes_killed_by_occurrence"],
             prizes_on_board=sum(not x["off_board"] for x in state["prizes"].values()),
             prizes_off_board=sum(bool(x["off_board"]) for x in state["prizes"].values()),
-            helpers_on_board=len(state["helpers"]), helpers_off_board=0,
+            helpers_on_board=sum(not x.get("sacrificed") for x in state["helpers"].values()),
+            helpers_off_board=sum(bool(x.get("sacrificed")) for x in state["helpers"].values()),
             prizes_possessed=possessed, helpers_possessed=helpers_possessed,
-            turns_without_occurrence=s["turns_without_occurrence"])
+            turns_without_occurrence=s["turns_without_occurrence"],
+            prayers=s.get("prayers", {}), sacrifices=s.get("sacrifices", {}))
 
     # --- views, forms, bots --------------------------------------------------------------
     def view(self, state: State, player: str | None) -> dict[str, Any]:

@@ -19,11 +19,12 @@ from typing import Any
 
 from pbem.core.errors import Problem
 from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS
+from pbem.games.mythology.prayer import Offer
 
 MAX_POWER_POINTS = 10  # 007 B, 007 F
 OCCURRENCE_CODES = ("E", "T", "V", "P", "Pe", "F")  # 009 E 2
 KNOWN_KEYS = ("card", "area", "heroes", "monsters", "occurrences", "aid", "ailment", "zeus",
-              "challenge", "use", "intercept", "oracle")
+              "challenge", "use", "intercept", "oracle", "prayer", "sacrifice")
 USE_MOMENTS = ("combat", "challenge")
 
 
@@ -83,6 +84,7 @@ class LogSheet:
     uses: tuple[Use, ...] = ()                                   # 010 E 2, 011 E, standing
     intercepts: tuple[Intercept, ...] = ()                       # 205 I, standing
     oracle: bool = True                                          # 010 E 6, standing
+    offers: tuple[Offer, ...] = ()                               # 302 C, Optional Rule
 
     @property
     def power_points(self) -> int:
@@ -105,6 +107,7 @@ class LogSheet:
             "uses": [{"what": u.what, "when": u.when, "unit": u.unit} for u in self.uses],
             "intercepts": [{"unit": i.unit, "target": i.target} for i in self.intercepts],
             "oracle": self.oracle,
+            "offers": [o.as_dict() for o in self.offers],
         }
 
     @classmethod
@@ -125,6 +128,7 @@ class LogSheet:
             intercepts=tuple(Intercept(i["unit"], i.get("target", 0))
                              for i in data.get("intercepts", data.get("intercept", []))),
             oracle=bool(data.get("oracle", True)),
+            offers=tuple(Offer.from_dict(o) for o in data.get("offers", [])),
         )
 
 
@@ -154,7 +158,7 @@ def _unit_table(orders: Mapping[str, Any], key: str, ids: range, what: str,
 
 
 def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str],
-          powers: Sequence[str] = ()) -> tuple[LogSheet, list[Problem]]:
+          powers: Sequence[str] = (), prayer: bool = False) -> tuple[LogSheet, list[Problem]]:
     """Read a Log Sheet order; every problem at once (an empty list means it is legal)."""
     problems: list[Problem] = []
     for key in orders:
@@ -254,12 +258,40 @@ def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str
             problems.append(Problem(f"{where} target", "must be 0 or a unit number"))
         else:
             intercepts.append(Intercept(unit, target))
+    offers: list[Offer] = []
+    for kind in ("prayer", "sacrifice"):
+        for i, o in enumerate(_list(orders, kind, problems)):
+            where = f"[[orders.{kind}]] #{i + 1}"
+            if not prayer:
+                problems.append(Problem(where, "Optional Rule 302 (Prayer and Sacrifice) is not "
+                                        "in play in this campaign", "remove it"))
+                continue
+            keys = {"glory", "hero"} | ({"helpers", "prizes"} if kind == "sacrifice" else set())
+            glory, hero = o.get("glory", 0), o.get("hero")
+            helpers, prizes = o.get("helpers", []), o.get("prizes", [])
+            if set(o) - keys:
+                problems.append(Problem(where, "takes " + ", ".join(sorted(keys))))
+            elif not isinstance(hero, int) or hero not in HERO_IDS:
+                problems.append(Problem(f"{where} hero", "the Hero to protect (302 E)"))
+            elif not isinstance(glory, int) or isinstance(glory, bool) or glory < 0:
+                problems.append(Problem(f"{where} glory", "Glory Points, a whole number"))
+            elif not (isinstance(helpers, list) and isinstance(prizes, list)):
+                problems.append(Problem(where, "helpers and prizes are lists of ids"))
+            else:
+                offer = Offer(kind, glory, hero, tuple(map(str, helpers)), tuple(map(str, prizes)))
+                if kind == "prayer" and glory < 1:
+                    problems.append(Problem(f"{where} glory", "a Prayer spends at least 1 Glory"))
+                elif kind == "sacrifice" and offer.worth() <= 3:
+                    problems.append(Problem(where, "Sacrifices of three or less are not "
+                                            "acceptable (302 D)", "offer 4 or more"))
+                else:
+                    offers.append(offer)
     oracle = orders.get("oracle", True)
     if not isinstance(oracle, bool):
         problems.append(Problem("[orders] oracle", "must be true or false"))
         oracle = True
     sheet = LogSheet(heroes, monsters, tuple(occurrences), aid, ailment, zeus, card, area,
-                     tuple(challenges), tuple(uses), tuple(intercepts), oracle)
+                     tuple(challenges), tuple(uses), tuple(intercepts), oracle, tuple(offers))
     if sheet.power_points > MAX_POWER_POINTS:
         problems.append(Problem("[orders]", f"allocates {sheet.power_points} Power Points; a god "
                                 f"has {MAX_POWER_POINTS} per game Turn (007 B)",

@@ -545,6 +545,8 @@ class Phase:
                     continue  # 215 C
                 if self.herc in (guard, unit) and self.s["remorse"] > 0:
                     continue  # 214 A 3 e
+                if guard in self.effects.get("no_attack", []):
+                    continue  # 302 G
                 found.append((other, guard))
         return found
 
@@ -609,6 +611,8 @@ class Phase:
             reason = "a Hero attacks only for the player who Controls it (208 E)"
         elif a in self.done:
             reason = "its ship roll failed: its activities are over this phase (215 F 2)"
+        elif a in self.effects.get("no_attack", []):
+            reason = "a Hero protected by Prayer or Sacrifice may not attack this Turn (302 G)"
         elif a in self.s["ships"]:
             reason = "a Hero aboard a ship only moves and defends (215 C, G)"
         elif self.herc in (a, d) and self.s["remorse"] > 0:
@@ -657,6 +661,10 @@ class Phase:
                 self.events += events
                 self.glory(owner, glory or 3, f"Monster {dead} killed (216 G 3 "
                            f"{'b' if glory else 'a'})")
+            return
+        if dead in self.effects.get("immortal", []):
+            self.events.append({"type": "spared", "hero": dead, "text": f"{self.unit_name(dead)}"
+                                " cannot be killed this Turn (302, Prayer or Sacrifice)."})
             return
         points = points_on(self.s, dead)
         self.remove_hero(dead)

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.core.dice import Rng, Stream
-from pbem.games.mythology import control, logsheet
+from pbem.games.mythology import control, logsheet, prayer
 from pbem.games.mythology import setup as setup_mod
 from pbem.games.mythology.components import Components
 
@@ -147,6 +147,9 @@ def resolve_logsheets(c: Components, state: State, sheets: Mapping[str, logsheet
         private[p] = [{"type": "logsheet", "turn": turn, "power_points": s.power_points,
                        "text": f"Your Log Sheet for Turn {turn} is recorded "
                        f"({s.power_points} Power Points)."}]
+        if s.offers:  # 302 C: written on the Log Sheet, the Glory is lost at once
+            state.setdefault("offers", {})[p] = [o.as_dict() for o in s.offers]
+            events += prayer.pay(state, p, list(s.offers))
         if s.card:  # 202 B 2, 010 E 1
             state["hands"][p].remove(s.card)
             state["facedown"][p] = s.card
@@ -221,7 +224,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "fate_track": {t: len(f) for t, f in state["fate_track"].items()},
         "pestilence": state["turn_effects"].get("pestilence", []),
         "famine": state["turn_effects"].get("famine", []),
-        "game_over": over,
+        "game_over": over, "options": state.get("options", {}),
     }
     if over:
         v["logsheets"] = state["logsheets"]
