@@ -11,7 +11,7 @@ import json
 import secrets
 import textwrap
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from jinja2 import StrictUndefined
@@ -44,6 +44,7 @@ def _environment() -> SandboxedEnvironment:
     return env
 
 
+@lru_cache(maxsize=4096)
 def wrap(text: str, first: str = "", rest: str = "  ", width: int = 78) -> str:
     """Template filter: ``text`` wrapped within ``width`` columns (plain-text mail), the first
     line starting with ``first`` and the others with ``rest``."""

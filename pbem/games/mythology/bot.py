@@ -9,6 +9,7 @@ favour it. It uses only :func:`rules.view` output and the public component data.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from pbem.core.dice import Stream
@@ -109,6 +110,11 @@ def place(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -> O
     return {"area": rng.choice(land, f"bot/{player}/area")}
 
 
+@lru_cache(maxsize=65536)
+def _distance(c: Components, a: str, b: str) -> int:
+    return c.map.distance(a, b)
+
+
 def _path_toward(c: Components, board: Board, start: str, goals: set[str], ship: bool,
                  rng: Stream, label: str) -> list[str]:
     """A legal path of up to two hexes, toward the nearest goal when there is one."""
@@ -124,9 +130,9 @@ def _path_toward(c: Components, board: Board, start: str, goals: set[str], ship:
         return []
     if goals:
         def score(path: list[str]) -> int:
-            return min(c.map.distance(path[-1], g) for g in goals)
+            return min(_distance(c, path[-1], g) for g in goals)
         best = min(score(p) for p in options)
-        if best < min(c.map.distance(start, g) for g in goals):
+        if best < min(_distance(c, start, g) for g in goals):
             options = [p for p in options if score(p) == best]
     return rng.choice(options, label)
 
