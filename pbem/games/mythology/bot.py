@@ -137,6 +137,35 @@ def _path_toward(c: Components, board: Board, start: str, goals: set[str], ship:
     return rng.choice(options, label)
 
 
+def _lesser_moves(c: Components, view: Mapping[str, Any], player: str,
+                  heroes_on: Mapping[int, str], mine: set[int], rng: Stream,
+                  combats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """303 E: move the Lesser Evil counters in the god's Area one hex toward another god's
+    Hero, and attack it when they meet (303 H)."""
+    from pbem.games.mythology.moving import lesser_path_problems
+
+    area = view["god_area"].get(player, "")
+    if view.get("options", {}).get("lesser_evil") != "on" or not area:
+        return []
+    targets = {h: x for h, x in heroes_on.items() if h not in mine}
+    moves = []
+    for unit, x in sorted(view.get("lesser", {}).items(), key=lambda kv: int(kv[0])):
+        if x["status"] != "board" or c.map.area_of(x["hex"]) != area:
+            continue
+        steps = [[n] for n in c.map.neighbours(x["hex"])
+                 if not lesser_path_problems(c, int(unit), x["hex"], [n], "")]
+        if not steps or not targets:
+            continue
+        best = min(steps, key=lambda p: (min(_distance(c, p[-1], t) for t in targets.values()),
+                                         p[-1]))
+        moves.append({"unit": int(unit), "path": best})
+        for hero, where in sorted(targets.items()):
+            if where == best[-1]:
+                combats.append({"attacker": int(unit), "defender": hero})
+                break
+    return moves
+
+
 def move(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -> Orders:
     board = Board(c)
     totals = {int(h): t for h, t in view["my_hero_totals"].items()}
@@ -187,6 +216,9 @@ def move(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -> Or
             out["card"] = {"section": "god", "unit": attempts[0]["unit"]}
     if attempts:
         out["attempt"] = attempts
+    moves = _lesser_moves(c, view, player, heroes_on, set(totals), rng, combats)
+    if moves:
+        out["lesser"] = moves
     if combats:
         out["combat"] = combats
     if captures:

@@ -42,12 +42,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.core.dice import Stream
-from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS
+from pbem.games.mythology.components import HERO_IDS, LESSER_IDS, MONSTER_IDS
 
 HERO = "hero"
 MONSTER = "monster"
-KINDS = (HERO, MONSTER)
-#: Hero counters are numbered 1-32, Monster counters 33-64.
+#: A Lesser Evil counter (Optional Rule 303). It has Combat like a Monster (303 H): a Hero
+#: attacking one rolls alone, once (205 G); one attacking a Hero fights round after round
+#: (205 F). Lesser Evil counters and Monsters never fight each other (303 L), nor, being
+#: Monster-like, two Lesser Evil counters (205 C).
+LESSER = "lesser"
+KINDS = (HERO, MONSTER, LESSER)
+#: Hero counters are numbered 1-32, Monster counters 33-64, Lesser Evil counters 65-96.
+_IDS = {HERO: HERO_IDS, MONSTER: MONSTER_IDS, LESSER: LESSER_IDS}
 
 #: 003 B: the lowest and highest two-digit readings of a red and a white die.
 LOWEST_ROLL = 11
@@ -63,8 +69,8 @@ class Fighter:
     """One unit as it fights: effective numbers, every modifier already applied (see
     :func:`effective`)."""
 
-    unit: int  # hero ids 1-32, monster ids 33-64
-    kind: str  # "hero" | "monster"
+    unit: int  # hero ids 1-32, monster ids 33-64, lesser evil ids 65-96
+    kind: str  # "hero" | "monster" | "lesser"
     attack: int
     defense: int
     magic: int | None  # Magical Ability number, None if the unit has none (206 C)
@@ -73,9 +79,9 @@ class Fighter:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise ValueError(f"unit {self.unit}: kind must be 'hero' or 'monster', "
+            raise ValueError(f"unit {self.unit}: kind must be 'hero', 'monster' or 'lesser', "
                              f"got {self.kind!r}")
-        ids = HERO_IDS if self.kind == HERO else MONSTER_IDS
+        ids = _IDS[self.kind]
         if self.unit not in ids:
             raise ValueError(f"{self.kind} id {self.unit} outside {ids.start}-{ids.stop - 1}")
         if self.hercules and self.kind != HERO:
@@ -241,6 +247,11 @@ def resolve(
         # 205 C: "Monsters may not attack or have Combat with other Monster counters."
         raise ValueError(f"205 C: Monster {attacker.unit} may not have Combat with Monster "
                          f"{defender.unit}")
+    if attacker.kind != HERO and defender.kind != HERO:
+        # 303 L: "Lesser Evil counters and Monster counters may never attack each other"; two
+        # Lesser Evil counters, which have Combat like Monsters (303 H), fall under 205 C.
+        raise ValueError(f"303 L: {attacker.kind} {attacker.unit} may not have Combat with "
+                         f"{defender.kind} {defender.unit}")
     if attacker.hercules and defender.hercules:
         raise ValueError("there is only one Hercules counter (214)")
 
@@ -315,8 +326,8 @@ def _resolve_normal(attacker: Fighter, defender: Fighter, stream: Stream, label:
             events.append(_kill_event(other.unit, "214 A 1", "beaten by Hercules"))
             return CombatResult((other.unit,), False, 0, False, 0, events)
 
-    if attacker.kind == HERO and defender.kind == MONSTER:
-        return _hero_attacks_monster(attacker, defender, stream, label, events)
+    if attacker.kind == HERO and defender.kind in (MONSTER, LESSER):
+        return _hero_attacks_monster(attacker, defender, stream, label, events)  # 303 H
 
     # Hero against Hero (205 E) or Monster against Hero (205 F): both roll, round after round.
     a_can = _can_kill(attacker, defender)
@@ -378,12 +389,14 @@ def _hero_attacks_monster(hero: Fighter, monster: Fighter, stream: Stream, label
     206 D 6 is judged on this procedure: the Monster can be eliminated only if 66 + attack can
     reach its Defense; the Hero can be eliminated only if his roll can fail (11 + attack below
     the Monster's Defense). When one of the two cannot happen the other unit is removed without
-    a roll. 206 D 7 never applies: one of the two always dies.
+    a roll. 206 D 7 never applies: one of the two always dies. A Lesser Evil counter is
+    attacked the same way (303 H).
     """
+    noun = "Monster" if monster.kind == MONSTER else "Lesser Evil"
     if not _can_kill(hero, monster):
         events.append({
             "type": "auto", "rule": "206 D 6", "unit": hero.unit, "winner": monster.unit,
-            "text": (f"Hero {hero.unit} cannot kill Monster {monster.unit} (66 + {hero.attack} <"
+            "text": (f"Hero {hero.unit} cannot kill {noun} {monster.unit} (66 + {hero.attack} <"
                      f" {monster.defense}) and would die on the failed roll (205 G): removed"
                      " without rolling"),
         })
@@ -392,8 +405,8 @@ def _hero_attacks_monster(hero: Fighter, monster: Fighter, stream: Stream, label
     if LOWEST_ROLL + hero.attack >= monster.defense:
         events.append({
             "type": "auto", "rule": "206 D 6", "unit": monster.unit, "winner": hero.unit,
-            "text": (f"Hero {hero.unit} cannot fail against Monster {monster.unit} (11 +"
-                     f" {hero.attack} >= {monster.defense}) and the Monster does not roll"
+            "text": (f"Hero {hero.unit} cannot fail against {noun} {monster.unit} (11 +"
+                     f" {hero.attack} >= {monster.defense}) and the {noun} does not roll"
                      " (205 G): removed without rolling"),
         })
         events.append(_kill_event(monster.unit, "205 G", "the Hero's attack cannot fail"))

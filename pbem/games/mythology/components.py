@@ -22,7 +22,6 @@ even-numbered ones (204 J makes 3111, 3112 and 3212 neighbours, which fixes the 
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -31,6 +30,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
+import tomli
+
 from pbem.core.errors import Problem, ProblemsError
 
 #: The folder of the built-in data files.
@@ -38,7 +39,7 @@ DATA: Final = Path(__file__).parent / "data"
 
 #: Every data file, in the order they are read.
 FILES: Final = ("map.toml", "occurrences.toml", "heroes.toml", "monsters.toml", "prizes.toml",
-                "helpers.toml", "fates.toml", "gods.toml", "cards.toml")
+                "helpers.toml", "fates.toml", "gods.toml", "cards.toml", "lesser_evil.toml")
 
 #: A hex's number as the rulebook writes it: two digits of column, two of row ("3111").
 HexId = str
@@ -46,6 +47,9 @@ HexId = str
 # The counts and id ranges the rulebook prints (003, 005, 009 D, 010 A, 011 A, 210 B, 304 B-C).
 HERO_IDS: Final = range(1, 33)
 MONSTER_IDS: Final = range(33, 65)
+#: Lesser Evil counters (005 J, 303): the rulebook prints no numbers; the authored ids follow
+#: the Monsters' so that a unit number names one counter of any kind.
+LESSER_IDS: Final = range(65, 97)
 FATE_IDS: Final = range(1, 33)
 CARD_IDS: Final = range(1, 55)
 GOD_COUNT: Final = 10
@@ -282,6 +286,20 @@ class Monster:
 
 
 @dataclass(frozen=True)
+class LesserEvil:
+    """A Lesser Evil counter (005 J, Optional Rule 303); ``pirate`` marks the Pirates, which
+    go to The Sea (303 B) and stay in hexes that are all or partly sea (303 M)."""
+
+    id: int
+    name: str
+    attack: int
+    defense: int
+    magic: int | None
+    pirate: bool
+    printed: frozenset[str]
+
+
+@dataclass(frozen=True)
 class Prize:
     """A Prize counter (005 F, 212); ``historical_hex`` is its hex under 304 B."""
 
@@ -452,6 +470,7 @@ class Components:
     gods: Mapping[str, God]
     cards: Mapping[int, Card]
     occurrences: Mapping[str, Occurrence]
+    lesser: Mapping[int, LesserEvil]
 
     def occurrence(self, code: str) -> Occurrence:
         """The Divine Occurrence with Log Sheet code ``code`` ("E", "T", "V", "P", "Pe", "F")."""
@@ -573,10 +592,10 @@ class _Table:
 def _read(directory: Path, name: str) -> _Table:
     path = directory / name
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomli.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ComponentDataError(Problem(name, f"cannot be read: {exc.strerror}")) from None
-    except tomllib.TOMLDecodeError as exc:
+    except tomli.TOMLDecodeError as exc:
         raise ComponentDataError(Problem(name, f"is not valid TOML: {exc}")) from None
     return _Table(name, "", data)
 
@@ -825,6 +844,28 @@ def _load_monsters(doc: _Table, hexes: Mapping[HexId, Hex]) -> dict[int, Monster
     return out
 
 
+def _load_lesser(doc: _Table, hexmap: HexMap) -> dict[int, LesserEvil]:
+    """303: the Lesser Evil counters (all authored). Their number is free, but 303 B sends one
+    Pirate to each Area of The Sea, so there are exactly as many Pirates as such Areas."""
+    out: dict[int, LesserEvil] = {}
+    for t in doc.tables("lesser_evil", "lesser_evil"):
+        lid = t.integer("id", LESSER_IDS.start, LESSER_IDS.stop - 1)
+        _unique(t, "id", lid, out)
+        t.named(f"[[lesser_evil]] {lid}")
+        out[lid] = LesserEvil(lid, t.text("name"), t.integer("attack", 0, 200),
+                              t.integer("defense", 0, 200), t.optional_integer("magic", 1, 99),
+                              t.flag("pirate"), _printed(t, LesserEvil))
+        t.done()
+    doc.done()
+    seas = sorted(a.id for a in hexmap.areas.values() if a.kind == "sea")
+    pirates = sorted(x.id for x in out.values() if x.pirate)
+    if len(pirates) != len(seas):
+        raise doc.error("[[lesser_evil]]", f"has {len(pirates)} Pirates; 303 B puts one in each "
+                        f"Area of The Sea and the map has {len(seas)} ({', '.join(seas)})",
+                        "mark that many counters pirate = true")
+    return out
+
+
 def _load_prizes(doc: _Table, hexes: Mapping[HexId, Hex]) -> dict[str, Prize]:
     out: dict[str, Prize] = {}
     for t in doc.tables("prize", "prize"):
@@ -1044,9 +1085,10 @@ def load_dir(directory: Path) -> Components:
     fates = _load_fates(_read(directory, "fates.toml"), heroes)
     gods = _load_gods(_read(directory, "gods.toml"), heroes, codes)
     cards = _load_cards(_read(directory, "cards.toml"), hexmap, gods, prizes, monsters, codes)
+    lesser = _load_lesser(_read(directory, "lesser_evil.toml"), hexmap)
     return Components(hexmap, _frozen(heroes), _frozen(monsters), _frozen(prizes),
                       _frozen(helpers), _frozen(fates), _frozen(gods), _frozen(cards),
-                      _frozen(occurrences))
+                      _frozen(occurrences), _frozen(lesser))
 
 
 @cache

@@ -24,6 +24,31 @@ def _prayer_on(state: State) -> bool:
     return bool(state.get("options", {}).get("prayer") == "on")
 
 
+#: The lines of ``orders/mythology/move.toml`` between these two markers describe Optional
+#: Rule 303; the form leaves them out of a game that does not use it.
+LESSER_FORM_START = "# --- Optional Rule 303"
+LESSER_FORM_END = "# --- end of Optional Rule 303"
+
+
+def _without_lesser(form: str) -> str:
+    """The form without the 303 block (its marker lines and the blank line after it)."""
+    out: list[str] = []
+    skipping = dropped = False
+    for line in form.splitlines(keepends=True):
+        if line.startswith(LESSER_FORM_START):
+            skipping = True
+        if skipping:
+            if line.startswith(LESSER_FORM_END):
+                skipping, dropped = False, True
+            continue
+        if dropped and not line.strip():
+            dropped = False
+            continue
+        dropped = False
+        out.append(line)
+    return "".join(out)
+
+
 class Mythology(Ruleset):
     name = "mythology"
     title = "Mythology (Yaquinto, 1980), Advanced Game"
@@ -34,6 +59,8 @@ class Mythology(Ruleset):
         "setup": OptionSpec("random", ("random", "historical"),
                             "102 random set-up, or 304 Historical Map Set-Up"),
         "prayer": OptionSpec("off", ("off", "on"), "Optional Rule 302, Prayer and Sacrifice"),
+        "lesser_evil": OptionSpec("off", ("off", "on"),
+                                  "Optional Rule 303, the Lesser Evil unit counters"),
     }
 
     @property
@@ -44,11 +71,14 @@ class Mythology(Ruleset):
     def setup(self, players: tuple[str, ...], options: Mapping[str, str],
               joins: Mapping[str, Orders], rng: Rng) -> Outcome:
         seats = rng.public.shuffle(sorted(players), "setup/seating")
+        lesser = options.get("lesser_evil", "off") == "on"
         state, events, private = setup_mod.initial_state(self.c, seats, options["setup"],
-                                                         rng.public, rng.sealed)
+                                                         rng.public, rng.sealed,
+                                                         lesser_evil=lesser)
         events.insert(0, {"type": "seating", "order": seats, "text": "Seating, clockwise: "
                           + ", ".join(seats) + "."})
-        state["options"] = {"prayer": options.get("prayer", "off")}
+        state["options"] = {"prayer": options.get("prayer", "off"),
+                            "lesser_evil": "on" if lesser else "off"}
         return Outcome(state, events, private)
 
     # --- phases --------------------------------------------------------------------------
@@ -139,7 +169,8 @@ class Mythology(Ruleset):
         track = {int(k): v for k, v in state["fate_track"].items()}
         on_board = {int(h) for h, x in state["heroes"].items() if x["status"] == "board"}
         taken = {x["hex"] for x in state["heroes"].values() if x["status"] == "board"} | {
-            x["hex"] for x in state["monsters"].values() if x["status"] == "board"}
+            x["hex"] for x in state["monsters"].values() if x["status"] == "board"} | {
+            x["hex"] for x in state.get("lesser", {}).values() if x["status"] == "board"}
         greek = sorted(h for h in c.map.area(setup_mod.GREECE).hexes if c.map.is_land(h))
         result = fates.fate_phase(t, track, on_board, [h for h in greek if h not in taken],
                                   greek, rng.public, f"t{t:02d}/fates")
@@ -255,6 +286,8 @@ class Mythology(Ruleset):
         """The annotated form, after what the player knows that bears on it (as comments, so
         that the form sent back unchanged still means the default)."""
         form = order_form_text(self.name, phase.kind)
+        if view and view.get("options", {}).get("lesser_evil") != "on":
+            form = _without_lesser(form)
         if not view or phase.kind not in ("logsheet", "place", "move"):
             return form
         # Wrapped for mail clients on phones: comment lines stay within 78 columns.
@@ -298,6 +331,13 @@ class Mythology(Ruleset):
             mine = [f"{h} {c.heroes[h].name} at {on_board[h]}" for h in sorted(totals)
                     if h in on_board]
             lines.append("Your Heroes on the board: " + (", ".join(mine) or "none"))
+            if "lesser" in view:
+                area = view["god_area"][player]
+                near = [f"{u} {c.lesser[int(u)].name} at {x['hex']}"
+                        for u, x in sorted(view["lesser"].items(), key=lambda kv: int(kv[0]))
+                        if x["status"] == "board" and area and c.map.area_of(x["hex"]) == area]
+                lines.append("Lesser Evil counters in your god's Area, yours to move this "
+                             "phase (303 E): " + (", ".join(near) or "none"))
         return lines
 
     def bot_orders(self, view: Mapping[str, Any], phase: PhaseSpec, player: str,
@@ -325,6 +365,11 @@ class Mythology(Ruleset):
                     note = f" with {', '.join(extra)}" if extra else ""
                     board.setdefault(c.map.area_of(x["hex"]), []).append(
                         f"{unit(int(u))} {x['hex']}{note}")
+        for u, x in sorted(view.get("lesser", {}).items(), key=lambda kv: int(kv[0])):
+            if x["status"] == "board":  # 303: face up, nobody's
+                what = "Pirate" if c.lesser[int(u)].pirate else "Lesser Evil"
+                board.setdefault(c.map.area_of(x["hex"]), []).append(
+                    f"{what} {c.lesser[int(u)].name} ({u}) {x['hex']}")
         for pid, x in sorted(view["prizes"].items()):
             if x["hex"]:
                 board.setdefault(c.map.area_of(x["hex"]), []).append(

@@ -1,9 +1,10 @@
 """One Moving Player Phase (202 B 4): attempts, challenges, movement, ships, combat, prizes.
 
 The Moving Player's order lists, in order: Divine Occurrences to activate (210 D), up to five
-attempts (204 A, 209 A), combats declared after all movement (205 H), and Prize captures
-after all combat (212 D 2). Challenges by the other players come from the standing orders of
-their sealed Log Sheets (209, see :mod:`logsheet`).
+attempts (204 A, 209 A), with Optional Rule 303 the moves of the Lesser Evil counters in the
+god's Area (``[[orders.lesser]]``, 303 D-F), combats declared after all movement (205 H), and
+Prize captures after all combat (212 D 2). Challenges by the other players come from the
+standing orders of their sealed Log Sheets (209, see :mod:`logsheet`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,11 @@ from pbem.games.mythology.rules import (
     clockwise_from,
     helpers_of,
     hercules_id,
+    kind_of,
+    lesser_in_area,
+    lesser_on,
     occupants,
+    partly_sea,
     points_on,
     prizes_of,
     sheet,
@@ -32,6 +37,8 @@ from pbem.games.mythology.rules import (
 
 Event = dict[str, Any]
 KEYS = ("card", "power", "activate", "attempt", "combat", "capture")
+LESSER_KEY = "lesser"   # Optional Rule 303 only
+LESSER_MOVE = 2         # 303 D: two hexes in one Moving Player Phase
 
 
 @dataclass(frozen=True)
@@ -75,25 +82,45 @@ class Play:
 
 
 @dataclass(frozen=True)
+class LesserMove:
+    """303 D-E: a Lesser Evil counter in the god's Area moved up to two hexes, free."""
+
+    unit: int
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class MoveOrders:
     plays: tuple[Play, ...] = ()
     activate: tuple[Activation, ...] = ()
     attempts: tuple[Attempt, ...] = ()
     combats: tuple[CombatOrder, ...] = ()
     captures: tuple[Capture, ...] = ()
+    lesser: tuple[LesserMove, ...] = ()
 
 
 def _int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def parse(c: Components, orders: Mapping[str, Any]) -> tuple[MoveOrders, list[Problem]]:
-    """The shape of a Moving Player's order; all problems at once."""
+def _lesser_ids(c: Components) -> str:
+    return f"{min(c.lesser)}-{max(c.lesser)}"
+
+
+def parse(c: Components, orders: Mapping[str, Any], *,
+          lesser: bool = False) -> tuple[MoveOrders, list[Problem]]:
+    """The shape of a Moving Player's order; all problems at once. ``lesser``: Optional Rule
+    303 is in play, so ``[[orders.lesser]]`` and Lesser Evil units in combats are known."""
     problems: list[Problem] = []
+    keys = (*KEYS, LESSER_KEY) if lesser else KEYS
     for key in orders:
-        if key not in KEYS:
+        if key == LESSER_KEY and not lesser:
+            problems.append(Problem("[[orders.lesser]]", "this game has no Lesser Evil "
+                                    "counters (Optional Rule 303 is off)",
+                                    "remove it; 303 needs --option lesser_evil=on"))
+        elif key not in keys:
             problems.append(Problem(f"[orders] {key}", "unknown order",
-                                    "a Moving Player's order has " + ", ".join(KEYS)))
+                                    "a Moving Player's order has " + ", ".join(keys)))
 
     def tables(key: str, allowed: set[str]) -> list[tuple[str, dict[str, Any]]]:
         raw = orders.get(key, [])
@@ -146,8 +173,10 @@ def parse(c: Components, orders: Mapping[str, Any]) -> tuple[MoveOrders, list[Pr
         unit, bid, path = t.get("unit"), t.get("bid", 0), t.get("path", [])
         if not isinstance(unit, int) or isinstance(unit, bool) or (
                 unit not in HERO_IDS and unit not in MONSTER_IDS):
+            hint = ("a Lesser Evil counter moves with [[orders.lesser]] (303 E)"
+                    if lesser and unit in c.lesser else "only Heroes and Monsters move (204 B)")
             problems.append(Problem(f"{where} unit", "must be a Hero (1-32) or Monster (33-64)",
-                                    "only Heroes and Monsters move (204 B)"))
+                                    hint))
             continue
         if not _int(bid) or bid < 0:
             problems.append(Problem(f"{where} bid", "must be a whole number, 0 or more",
@@ -169,13 +198,37 @@ def parse(c: Components, orders: Mapping[str, Any]) -> tuple[MoveOrders, list[Pr
             continue
         attempts.append(Attempt(unit, bid, tuple(path), ship, bool(t.get("leave_ship", False)),
                                 tuple(drop)))
+    moves = []
+    if lesser:
+        for where, t in tables(LESSER_KEY, {"unit", "path"}):
+            unit, path = t.get("unit"), t.get("path", [])
+            if not isinstance(unit, int) or isinstance(unit, bool) or unit not in c.lesser:
+                problems.append(Problem(f"{where} unit", "must be a Lesser Evil counter "
+                                        f"({_lesser_ids(c)})", "Heroes and Monsters move "
+                                        "with [[orders.attempt]] (204, 303 E)"))
+                continue
+            if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
+                problems.append(Problem(f"{where} path", "must be a list of hex numbers",
+                                        'write path = ["3011", "2911"]'))
+                continue
+            moves.append(LesserMove(unit, tuple(path)))
+    units = set(range(1, 65)) | (set(c.lesser) if lesser else set())
     combats = []
     for where, t in tables("combat", {"attacker", "defender", "magic"}):
         a, d = t.get("attacker"), t.get("defender")
-        if not (isinstance(a, int) and isinstance(d, int) and 1 <= a <= 64 and 1 <= d <= 64):
-            problems.append(Problem(where, "attacker and defender must be unit numbers"))
-        elif a > 32 and d > 32:
+        if not (_int(a) and _int(d) and a in units and d in units):
+            problems.append(Problem(where, "attacker and defender must be unit numbers",
+                                    "Heroes 1-32, Monsters 33-64" + (
+                                        f", Lesser Evil counters {_lesser_ids(c)}"
+                                        if lesser else "")))
+        elif kind_of(a) == kind_of(d) == "monster":
             problems.append(Problem(where, "Monsters may not fight Monsters (205 C)"))
+        elif kind_of(a) == kind_of(d) == "lesser":
+            problems.append(Problem(where, "Lesser Evil counters have Combat like Monsters, "
+                                    "never with each other (303 H, 205 C)"))
+        elif kind_of(a) != "hero" and kind_of(d) != "hero":
+            problems.append(Problem(where, "Lesser Evil counters and Monsters never attack "
+                                    "each other (303 L)"))
         else:
             combats.append(CombatOrder(a, d, bool(t.get("magic", False))))
     captures = []
@@ -186,13 +239,46 @@ def parse(c: Components, orders: Mapping[str, Any]) -> tuple[MoveOrders, list[Pr
         else:
             captures.append(Capture(h, bool(t.get("remove", False))))
     return MoveOrders(tuple(plays), tuple(acts), tuple(attempts), tuple(combats),
-                      tuple(captures)), problems
+                      tuple(captures), tuple(moves)), problems
+
+
+def lesser_path_problems(c: Components, unit: int, start: str, path: tuple[str, ...] | list[str],
+                         where: str) -> list[Problem]:
+    """303 D, M (H: otherwise like a Monster, 204 D-F): two hexes at most, each next to the
+    last; a Pirate only in hexes all or partly of The Sea or the River Ocean, the others only
+    in hexes holding land. Stepping across a shoreline is allowed, as for a Monster."""
+    board, pirate = c.map, c.lesser[unit].pirate
+    problems: list[Problem] = []
+    if len(path) > LESSER_MOVE:
+        problems.append(Problem(where, f"moves {len(path)} hexes; a Lesser Evil counter moves "
+                                f"{LESSER_MOVE} (303 D)", f"give at most {LESSER_MOVE} hexes"))
+    here = start
+    for step, hex_id in enumerate(path, start=1):
+        at = f"{where} step {step} ({hex_id})"
+        if hex_id not in board.hexes:
+            problems.append(Problem(at, f"there is no hex {hex_id} on the map",
+                                    "hexes are numbered column then row, e.g. 3111"))
+            break
+        if hex_id not in board.neighbours(here):
+            problems.append(Problem(at, f"{hex_id} is not adjacent to {here} (204 E-F: no "
+                                    "skipping hexes)", "list every hex entered, in order"))
+            break
+        if pirate and not partly_sea(board, hex_id):
+            problems.append(Problem(at, f"{hex_id} is neither The Sea nor the River Ocean, "
+                                    "nor on their shore: a Pirate stays at sea (303 M)"))
+        elif not pirate and not board.is_land(hex_id):
+            problems.append(Problem(at, f"{hex_id} is all water: only Pirates go there "
+                                    "(303 M)", "keep to hexes with land"))
+        here = hex_id
+    return problems
 
 
 def validate(c: Components, state: State, player: str, orders: Mapping[str, Any]) -> list[Problem]:
     """Shape, and what can be judged before the phase unfolds (units on the board, plotted
-    occurrences). Paths are judged as the phase unfolds, since earlier moves change the board."""
-    parsed, problems = parse(c, orders)
+    occurrences). Paths are judged as the phase unfolds, since earlier moves change the board;
+    a Lesser Evil counter's path is judged here, since nothing else moves it in this phase and
+    the map alone decides (303 D, M)."""
+    parsed, problems = parse(c, orders, lesser=lesser_on(state))
     mine = cards.power_ids(c, state, player)
     for play in parsed.plays:
         if play.what.startswith("power:") and play.what.removeprefix("power:") not in mine:
@@ -218,6 +304,30 @@ def validate(c: Components, state: State, player: str, orders: Mapping[str, Any]
         if not unit_hex(state, att.unit):
             problems.append(Problem(f"[[orders.attempt]] #{i + 1} unit",
                                     f"unit {att.unit} is not on the board"))
+    area = state["god_area"][player]
+    movable = lesser_in_area(state, c.map, area)
+    seen: set[int] = set()
+    for i, mv in enumerate(parsed.lesser):
+        where = f"[[orders.lesser]] #{i + 1}"
+        name = f"{c.lesser[mv.unit].name} ({mv.unit})"
+        at = unit_hex(state, mv.unit)
+        if mv.unit in seen:
+            problems.append(Problem(f"{where} unit", f"{name} is already moved by this order; "
+                                    "it moves once, two hexes at most (303 D)",
+                                    "give its whole path in one table"))
+        elif not at:
+            problems.append(Problem(f"{where} unit", f"{name} is not on the board"))
+        elif not area:
+            problems.append(Problem(f"{where} unit", "your god is in no Area of the board, so "
+                                    "it moves no Lesser Evil counter (303 E)"))
+        elif mv.unit not in movable:
+            problems.append(Problem(f"{where} unit", f"{name} is in "
+                                    f"{c.map.area(c.map.area_of(at)).name}, not in "
+                                    f"{c.map.area(area).name} with your god (303 E)",
+                                    "only those in your god's Area when your phase begins"))
+        else:
+            problems += lesser_path_problems(c, mv.unit, at, mv.path, where)
+        seen.add(mv.unit)
     return problems
 
 
@@ -242,6 +352,8 @@ class Phase:
         self.tried_capture: set[int] = set()  # 212 D 4
         self.effects = state["turn_effects"]
         self.herc = hercules_id(c)
+        self.lesser_movable: set[int] = set()  # 303 E: in the god's Area as the phase began
+        self.lesser_moved: set[int] = set()    # 303 D: once, two hexes, in a phase
 
     # -- glory and bookkeeping --
     def glory(self, player: str, amount: int, why: str) -> None:
@@ -268,10 +380,11 @@ class Phase:
             self.s["ships"].remove(hero)
 
     def fighter(self, unit: int) -> combat.Fighter:
-        if unit > 32:
-            m = self.c.monsters[unit]
+        kind = kind_of(unit)
+        if kind != "hero":  # 303 H: a Lesser Evil counter fights as a Monster does
+            m = self.c.monsters[unit] if kind == "monster" else self.c.lesser[unit]
             da, dd, dm = cards.modifiers(self.s, unit)
-            return combat.Fighter(unit, "monster", m.attack + da, m.defense + dd,
+            return combat.Fighter(unit, kind, m.attack + da, m.defense + dd,
                                   None if m.magic is None else m.magic + dm)
         h = self.c.heroes[unit]
         aid = sum(sheet(self.s, p).aid.get(unit, 0) for p in self.s["seats"])
@@ -488,8 +601,19 @@ class Phase:
             path = path[:bad]
             self.events.append({"type": "move-stopped", "unit": unit,
                                 "text": f"{self.unit_name(unit)} stops: {problems[0].message}."})
-        table = self.s["heroes"] if kind == "hero" else self.s["monsters"]
         self.walk_start = start
+        path = self.advance(unit, kind, start, path)
+        if not unit_hex(self.s, unit):
+            return ""
+        if path and kind == "hero":
+            self.greece_bonus(unit, path)
+        return path[-1] if path else start
+
+    def advance(self, unit: int, kind: str, start: str, path: list[str]) -> list[str]:
+        """Step along a legal ``path``, reporting the movement, meeting interceptions (205 I)
+        and picking up Helpers (211 B); the hexes actually entered."""
+        table = (self.s["heroes"] if kind == "hero" else self.s["monsters"]
+                 if kind == "monster" else self.s["lesser"])
         leg: list[str] = []   # steps not yet reported
         origin = start
 
@@ -511,11 +635,37 @@ class Phase:
             if kind == "hero":
                 self.pick_up(unit, hex_id)
         report()
-        if not unit_hex(self.s, unit):
-            return ""
-        if path and kind == "hero":
-            self.greece_bonus(unit, path)
-        return path[-1] if path else start
+        return path
+
+    def move_lesser(self, order: LesserMove) -> None:
+        """303 D-F: a Lesser Evil counter moved free by the god of its Area, once a phase, two
+        hexes at most, on the hexes 303 M allows; it may be intercepted on the way as a Monster
+        may (303 H, 205 I). An illegal step ends the move there, as for attempts."""
+        unit, name = order.unit, self.unit_name(order.unit)
+        start = unit_hex(self.s, unit)
+        reason = ""
+        if not start:
+            reason = "is no longer on the board"
+        elif unit in self.lesser_moved:
+            reason = "was already moved in this phase (303 D)"
+        elif unit not in self.lesser_movable:
+            reason = "was not in the Area of the Moving Player's god as the phase began (303 E)"
+        elif unit in cards.effects(self.s)["halt"]:
+            reason = "may not be moved this Turn (a god's card or power)"
+        if reason:
+            self.events.append({"type": "lesser-void", "unit": unit,
+                                "text": f"{name} {reason}."})
+            return
+        self.lesser_moved.add(unit)
+        path = list(order.path)
+        problems = lesser_path_problems(self.c, unit, start, path, f"unit {unit}")
+        if problems:
+            bad = next((i for i in range(len(path)) if lesser_path_problems(
+                self.c, unit, start, path[:i + 1], "x")), 0)
+            path = path[:bad]
+            self.events.append({"type": "move-stopped", "unit": unit,
+                                "text": f"{name} stops: {problems[0].message}."})
+        self.advance(unit, "lesser", start, path)
 
     def terrain_problems(self, path: tuple[str, ...] | list[str]) -> list[str]:
         """A god's terrain power: no Hero enters those hexes of its Area this Turn (011)."""
@@ -535,8 +685,9 @@ class Phase:
                 guard = order.unit
                 if guard == unit or unit_hex(self.s, guard) != hex_id:
                     continue
-                if order.target not in (0, unit) or (guard > 32 and unit > 32):
-                    continue
+                if order.target not in (0, unit) or (
+                        kind_of(guard) != "hero" and kind_of(unit) != "hero"):
+                    continue  # 205 C, 303 L
                 if guard in self.fought or unit in self.fought:
                     continue  # 205 K
                 if control.controller(points_on(self.s, guard)) != other:
@@ -650,6 +801,14 @@ class Phase:
 
     def after_kill(self, dead: int, killer: int, responsible: str | None) -> None:
         stats = self.s["stats"]
+        if kind_of(dead) == "lesser":
+            self.s["lesser"][str(dead)].update(status="dead", hex="")
+            # 303 K: the player Controlling the Hero that killed it gains 1 (whoever attacked).
+            owner = self.p if self.controls(killer) else control.controller(
+                points_on(self.s, killer))
+            if owner is not None:
+                self.glory(owner, 1, f"Lesser Evil {self.unit_name(dead)} killed (303 K)")
+            return
         if dead > 32:
             self.s["monsters"][str(dead)].update(status="dead", hex="")
             stats["monsters_killed"] += 1
@@ -671,8 +830,13 @@ class Phase:
         stats["heroes_killed_in_combat"] += 1
         if responsible is None:
             return  # killed by a unit nobody Controls: no one is responsible (216 G 4)
-        controlled = (self.controls(killer) if responsible == self.p else
-                      control.controller(points_on(self.s, killer)) == responsible)
+        if kind_of(killer) == "lesser":
+            # 303 J: a Lesser Evil counter attacking for the Moving Player: he gains or loses
+            # as if he Controlled it. (Defending, it has no Controller: nobody is responsible.)
+            controlled = responsible == self.p
+        else:
+            controlled = (self.controls(killer) if responsible == self.p else
+                          control.controller(points_on(self.s, killer)) == responsible)
         self.glory(responsible, control.kill_glory(responsible, points, by_occurrence=False,
                                                    killer_controlled_unit=controlled),
                    f"Hero {dead} killed (216 G 4)")
@@ -744,6 +908,8 @@ class Phase:
                        f"{'b' if glory else 'a'})")
 
     def unit_name(self, unit: int) -> str:
+        if kind_of(unit) == "lesser":
+            return f"{self.c.lesser[unit].name} ({unit})"
         if unit > 32:
             return f"{self.c.monsters[unit].name} ({unit})"
         return f"{self.c.heroes[unit].name} ({unit})"
@@ -762,8 +928,11 @@ def occurrence_targets(c: Components, state: State, hexes: set[str]) -> list[occ
 
 def resolve(c: Components, state: State, player: str, orders: Mapping[str, Any],
             rng: Rng) -> list[Event]:
-    parsed, _ = parse(c, orders)
+    parsed, _ = parse(c, orders, lesser=lesser_on(state))
     phase = Phase(c, state, player, rng)
+    # 303 E: the Lesser Evil counters in the god's Area at the beginning of the phase, before
+    # any card or power moves the god.
+    phase.lesser_movable = set(lesser_in_area(state, c.map, state["god_area"][player]))
     state["attempts"] = 0
     phase.events.append({"type": "moving-player", "player": player,
                          "text": f"{player} is the Moving Player (202 B 4)."})
@@ -775,6 +944,8 @@ def resolve(c: Components, state: State, player: str, orders: Mapping[str, Any],
         if state["attempts"] >= 5 and not (att.unit == phase.herc and state["remorse"] > 0):
             break
         phase.attempt(n, att)
+    for mv in parsed.lesser:  # 303 E: free, after the attempts, before any combat (205 H)
+        phase.move_lesser(mv)
     for order in parsed.combats:
         phase.fight(order)
     for cap in parsed.captures:

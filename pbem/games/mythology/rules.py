@@ -21,7 +21,7 @@ from typing import Any
 from pbem.core.dice import Rng, Stream
 from pbem.games.mythology import control, logsheet, prayer
 from pbem.games.mythology import setup as setup_mod
-from pbem.games.mythology.components import Components
+from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS, Components, HexMap
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -29,6 +29,7 @@ LAST_TURN = 15          # 216 B
 MAX_ATTEMPTS = 5        # 204 A, 209 A
 HERCULES_NAME = "Hercules"
 GREECE = setup_mod.GREECE
+SEA_KINDS = ("sea", "ocean")   # The Sea and the River Ocean (303 M)
 
 
 def hercules_id(c: Components) -> int:
@@ -78,14 +79,48 @@ def monster_points(state: State, monster: int) -> dict[str, int]:
     return {p: sheet(state, p).monsters.get(monster, 0) for p in state["seats"]}
 
 
+def kind_of(unit: int) -> str:
+    """"hero" (1-32), "monster" (33-64) or "lesser" (a Lesser Evil counter, 65 on, 303)."""
+    return "hero" if unit in HERO_IDS else "monster" if unit in MONSTER_IDS else "lesser"
+
+
+def lesser_on(state: State) -> bool:
+    """Optional Rule 303 is in play (``--option lesser_evil=on``)."""
+    return bool(state.get("options", {}).get("lesser_evil") == "on")
+
+
 def points_on(state: State, unit: int) -> dict[str, int]:
-    return hero_points(state, unit) if unit <= 32 else monster_points(state, unit)
+    kind = kind_of(unit)
+    if kind == "lesser":
+        return dict.fromkeys(state["seats"], 0)  # 303 I: never Controlled
+    return hero_points(state, unit) if kind == "hero" else monster_points(state, unit)
+
+
+def _table(state: State, unit: int) -> dict[str, Any]:
+    kind = kind_of(unit)
+    table: dict[str, Any] = (state["heroes"] if kind == "hero" else state["monsters"]
+                             if kind == "monster" else state.get("lesser", {}))
+    return table
 
 
 def unit_hex(state: State, unit: int) -> str:
-    table = state["heroes"] if unit <= 32 else state["monsters"]
-    entry = table.get(str(unit))
+    entry = _table(state, unit).get(str(unit))
     return str(entry["hex"]) if entry and entry["status"] == "board" else ""
+
+
+def partly_sea(board: HexMap, hex_id: str) -> bool:
+    """303 M: the hex is all or partially The Sea or the River Ocean: a hex of those Areas
+    (water, or an island in them), or a coastal hex with such a hex across its shoreline."""
+    if board.areas[board.area_of(hex_id)].kind in SEA_KINDS:
+        return True
+    return board.is_shoreline(hex_id) and any(
+        board.areas[board.area_of(n)].kind in SEA_KINDS for n in board.neighbours(hex_id))
+
+
+def lesser_in_area(state: State, board: HexMap, area: str) -> list[int]:
+    """303 E: the Lesser Evil counters on the board in ``area`` now."""
+    return sorted(int(u) for u, x in state.get("lesser", {}).items()
+                  if x["status"] == "board" and area and board.area_of(x["hex"]) == area)
 
 
 def helpers_of(state: State, hero: int) -> list[str]:
@@ -97,9 +132,12 @@ def prizes_of(state: State, hero: int) -> list[str]:
 
 
 def occupants(state: State, hex_id: str) -> list[int]:
+    """The Heroes, Monsters and Lesser Evil counters (303) in ``hex_id``."""
     return ([int(h) for h, x in state["heroes"].items() if x["status"] == "board"
              and x["hex"] == hex_id] +
             [int(m) for m, x in state["monsters"].items() if x["status"] == "board"
+             and x["hex"] == hex_id] +
+            [int(m) for m, x in state.get("lesser", {}).items() if x["status"] == "board"
              and x["hex"] == hex_id])
 
 
@@ -226,6 +264,8 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "famine": state["turn_effects"].get("famine", []),
         "game_over": over, "options": state.get("options", {}),
     }
+    if "lesser" in state:  # 303: face up on the board, public
+        v["lesser"] = state["lesser"]
     if over:
         v["logsheets"] = state["logsheets"]
         v["fate_held"] = state["fate_held"]

@@ -1,4 +1,5 @@
-"""Set-up and preparation for play (100-102), and the Historical Map Set-Up (304).
+"""Set-up and preparation for play (100-102), the Historical Map Set-Up (304) and the placing
+of the Lesser Evil counters (303 A-C).
 
 At the table counters are placed face down and turned face up once all are down (102 B 4,
 C 7, D 5, E 4): where each counter lands is random and public at once, so it is drawn from
@@ -90,6 +91,39 @@ def place_monsters(c: Components, occupied: set[str], stream: Stream) -> dict[in
     return placed
 
 
+def place_lesser(c: Components, occupied: set[str], stream: Stream
+                 ) -> tuple[dict[int, str], list[dict[str, Any]]]:
+    """303 A-C: the Lesser Evil counters go face down "at the same time" as the Monsters, so in
+    the manner of 102 D 1-3 (one per hex, alone, not in or within two hexes of Greece), and on
+    land only (303 C). Once face up, each Pirate moves to its own Area of The Sea (303 B): the
+    Pirates are shuffled and dealt to the Areas of The Sea in id order, and each lands on a
+    water hex of its Area drawn among those no Monster holds. All draws are public."""
+    board, greece = c.map, _greece_distance(c.map)
+    placed: dict[int, str] = {}
+    for lesser in stream.shuffle(sorted(c.lesser), "setup/lesser-order"):
+        used = occupied | set(placed.values())
+        free = [h for h in sorted(board.hexes) if h not in used and greece[h] > 2
+                and board.is_land(h)]
+        if not free:
+            raise ValueError("303 C: no land hex left for a Lesser Evil counter")
+        placed[lesser] = stream.choice(free, f"setup/lesser/{lesser}")
+    events: list[dict[str, Any]] = [{
+        "type": "setup", "text": f"{len(placed)} Lesser Evil counters placed on land and turned "
+        "face up (303 A, C): " + ", ".join(f"{c.lesser[u].name} ({u}) {placed[u]}"
+                                          for u in sorted(placed)) + "."}]
+    seas = sorted(a.id for a in board.areas.values() if a.kind == "sea")
+    pirates = stream.shuffle(sorted(u for u in placed if c.lesser[u].pirate),
+                             "setup/lesser/pirates")
+    for pirate, sea in zip(pirates, seas, strict=True):
+        water = [h for h in board.area(sea).hexes if not board.is_land(h) and h not in occupied]
+        before, placed[pirate] = placed[pirate], stream.choice(water, f"setup/lesser/{pirate}/sea")
+        events.append({"type": "pirate-to-sea", "unit": pirate, "area": sea, "from": before,
+                       "hex": placed[pirate],
+                       "text": f"{c.lesser[pirate].name} ({pirate}) move from {before} to "
+                       f"{placed[pirate]} in {board.area(sea).name} (303 B)."})
+    return placed, events
+
+
 def place_heroes(c: Components, players: int, occupied: set[str], stream: Stream
                  ) -> tuple[dict[int, str], list[int]]:
     """102 E: the specified number of Heroes, drawn face down, one per land hex, filling Greece
@@ -119,9 +153,11 @@ def historical(c: Components) -> tuple[dict[str, str], dict[int, str]]:
 
 
 def initial_state(c: Components, seats: Sequence[str], option_setup: str, public: Stream,
-                  sealed: Stream) -> tuple[dict[str, Any], list[dict[str, Any]],
-                                           dict[str, list[dict[str, Any]]]]:
-    """The whole set-up: 101 gods, 102 B-E counters (or 304), 102 F cards, 102 G Fates."""
+                  sealed: Stream, *, lesser_evil: bool = False
+                  ) -> tuple[dict[str, Any], list[dict[str, Any]],
+                             dict[str, list[dict[str, Any]]]]:
+    """The whole set-up: 101 gods, 102 B-E counters (or 304), 102 F cards, 102 G Fates; with
+    ``lesser_evil`` (Optional Rule 303) the Lesser Evil counters, just after the Monsters."""
     events: list[dict[str, Any]] = []
     private: dict[str, list[dict[str, Any]]] = {p: [] for p in seats}
     gods = public.shuffle(sorted(c.gods), "setup/gods")  # 101 A: god counters drawn face down
@@ -140,6 +176,11 @@ def initial_state(c: Components, seats: Sequence[str], option_setup: str, public
         helpers = place_helpers(c, prizes, public)
         monsters = place_monsters(c, set(prizes.values()) | set(helpers.values()), public)
         occupied = set(prizes.values()) | set(helpers.values()) | set(monsters.values())
+    lesser: dict[int, str] = {}
+    if lesser_evil:
+        lesser, lesser_events = place_lesser(c, occupied, public)
+        events += lesser_events
+        occupied |= set(lesser.values())
     heroes, reserve = place_heroes(c, len(seats), occupied, public)
     events.append({"type": "setup", "text": f"{len(prizes)} Prizes, {len(helpers)} Hero "
                    f"Helpers, {len(monsters)} Monsters and {len(heroes)} Heroes placed "
@@ -173,4 +214,6 @@ def initial_state(c: Components, seats: Sequence[str], option_setup: str, public
                   "heroes_killed_by_occurrence": {}, "turns_without_occurrence": 0,
                   "occurrences_this_turn": 0},
     }
+    if lesser_evil:  # 303: only in a game that uses the Optional Rule
+        state["lesser"] = {str(u): {"hex": x, "status": "board"} for u, x in sorted(lesser.items())}
     return state, events, private
