@@ -129,8 +129,9 @@ def test_303_option_off_by_default_no_lesser_evil_in_the_state_and_orders_refuse
     assert "lesser" not in state
     assert state["options"] == {"prayer": "off", "lesser_evil": "off"}
     assert "lesser" not in RULESET.view(state, None)
-    # A campaign without the rule records the options it recorded before 303 existed.
-    assert RULESET.resolved_options({}) == {"prayer": "off", "setup": "random"}
+    # Every option is written into campaign.toml, with its default.
+    assert RULESET.resolved_options({}) == {"lesser_evil": "off", "prayer": "off",
+                                            "setup": "random"}
     assert RULESET.resolved_options({"lesser_evil": "on"})["lesser_evil"] == "on"
     clear_board(state)
     a = state["seats"][0]
