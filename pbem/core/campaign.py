@@ -142,7 +142,7 @@ def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519Pri
         elif not PLAYER_NAME.fullmatch(name):
             problems.append(Problem(f"--player {name}", "not a valid player name",
                                     "use [a-z][a-z0-9_-]{0,31}"))
-    problems += ruleset.check_options(options, len(players))
+    problems += ruleset.check_options(options, sorted(players))
     if not 1 <= chain_length <= 1_000_000:
         problems.append(Problem("--chain-length", "must be between 1 and 1000000"))
     if problems:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -90,8 +90,9 @@ class Ruleset(ABC):
     max_players: int
     options: ClassVar[Mapping[str, OptionSpec]] = {}
 
-    def check_options(self, given: Mapping[str, str], players: int) -> list[Problem]:
-        """Problems with the campaign options (unknown keys, values outside their choices)."""
+    def check_options(self, given: Mapping[str, str], players: Sequence[str]) -> list[Problem]:
+        """Problems with the campaign options (unknown keys, values outside their choices) and
+        the number of ``players`` (their names, for options that name one)."""
         problems = []
         for key, value in given.items():
             spec = self.options.get(key)
@@ -102,9 +103,9 @@ class Ruleset(ABC):
             elif spec.choices and value not in spec.choices:
                 problems.append(Problem(f"--option {key}", f"{value!r} is not one of "
                                         f"{', '.join(spec.choices)}"))
-        if not self.min_players <= players <= self.max_players:
+        if not self.min_players <= len(players) <= self.max_players:
             problems.append(Problem("--player", f"{self.title} takes {self.min_players} to "
-                                    f"{self.max_players} players, not {players}"))
+                                    f"{self.max_players} players, not {len(players)}"))
         return problems
 
     def resolved_options(self, given: Mapping[str, str]) -> dict[str, str]:

@@ -131,7 +131,7 @@ def test_303_option_off_by_default_no_lesser_evil_in_the_state_and_orders_refuse
     assert "lesser" not in RULESET.view(state, None)
     # Every option is written into campaign.toml, with its default.
     assert RULESET.resolved_options({}) == {"lesser_evil": "off", "prayer": "off",
-                                            "setup": "random"}
+                                            "setup": "random", "zeus": ""}
     assert RULESET.resolved_options({"lesser_evil": "on"})["lesser_evil"] == "on"
     clear_board(state)
     a = state["seats"][0]

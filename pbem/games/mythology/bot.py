@@ -29,6 +29,8 @@ def orders(c: Components, view: Mapping[str, Any], phase: PhaseSpec, player: str
         return place(c, view, player, rng)
     if phase.kind == "move":
         return move(c, view, player, rng)
+    if phase.kind == "zeus":
+        return decree(c, view, player, rng)
     return {}
 
 
@@ -56,10 +58,12 @@ def logsheet(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -
     if monsters_on and budget >= 2 and rng.draw(f"bot/{player}/monster?", 2) == 1:
         out["monsters"] = {str(rng.choice(monsters_on, f"bot/{player}/monster")): 2}
         budget -= 2
-    if budget >= 3 and rng.draw(f"bot/{player}/occurrence?", 4) == 1:
-        code = rng.choice(["E", "Pe", "F", "V"], f"bot/{player}/occurrence")
-        out["occurrences"] = [{"code": code, "points": 3}]
-        budget -= 3
+    if budget >= 2 and rng.draw(f"bot/{player}/occurrence?", 6) == 1:
+        # Mostly the occurrences that hinder rather than kill, at two points: an Earthquake
+        # at +30 in a crowded Greece would empty the board in the first Turn.
+        code = rng.choice(["Pe", "F", "Pe", "F", "E", "V"], f"bot/{player}/occurrence")
+        out["occurrences"] = [{"code": code, "points": 2}]
+        budget -= 2
     if budget >= 4:
         out["zeus"] = 4
         budget -= 4
@@ -97,6 +101,52 @@ def logsheet(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -
         if view.get("options", {}).get("prayer") == "on" and \
                 rng.draw(f"bot/{player}/pray?", 4) == 1:
             out["prayer"] = [{"glory": 3, "hero": top}]  # 302
+    if view.get("options", {}).get("zeus") and rng.draw(f"bot/{player}/bribe?", 4) == 1:
+        # 301 C c: now and then a little Glory for Zeus's favour, if there is some to spare.
+        spare = view["glory"][player] - sum(o["glory"] for o in out.get("prayer", []))
+        if spare > 10:
+            out["bribe"] = rng.draw(f"bot/{player}/bribe", 3)
+    return out
+
+
+def decree(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -> Orders:
+    """301: Zeus favours the gods who gave him the most Glory (301 C 1), protects the offers
+    that gave the most (301 C 2), now and then brings a unit back (301 C 3) and strikes the
+    Glory leader: his god, or a Hero's hex in the Area where his god last stood (301 C 4)."""
+    seats: list[str] = list(view["seats"])
+    z = view["zeus"]
+    given = dict(z["given"])
+    out: Orders = {"favor": sorted(seats, key=lambda p: (-given.get(p, 0), seats.index(p)))}
+    offers = view.get("zeus_offers", [])
+    results = view.get("zeus_results", ["none"])
+    if offers:
+        best = max(o["glory"] for o in offers)
+        defenses = [r for r in results if r.startswith("defense+")]
+        protect = []
+        for o in offers:
+            if o["glory"] == best and "full" in results:
+                result = "full"
+            elif o["glory"] >= 2 and defenses:
+                result = defenses[-1]
+            else:
+                continue
+            protect.append({"player": o["player"], "index": o["index"], "result": result})
+        if protect:
+            out["protect"] = protect
+    dead = sorted(x["unit"] for x in view.get("zeus_revivable", []))
+    if dead and rng.draw(f"bot/{player}/revive?", 4) == 1:
+        out["revive"] = [{"unit": rng.choice(dead, f"bot/{player}/revive")}]
+    leader = max(seats, key=lambda p: (view["glory"][p], -seats.index(p)))
+    if len(seats) > 1 and leader not in z["last_bolted"] and \
+            rng.draw(f"bot/{player}/strike-god?", 8) == 1:
+        during = seats[(seats.index(leader) + 1) % len(seats)]  # a Move that takes place
+        out["bolt"] = [{"during": during, "god": leader}]
+    elif rng.draw(f"bot/{player}/strike-hex?", 3) == 1:
+        area = view["god_area"].get(leader, "")
+        hexes = sorted({x["hex"] for x in view["heroes"].values() if x["status"] == "board"
+                        and (not area or c.map.area_of(x["hex"]) == area)})
+        if hexes:
+            out["bolt"] = [{"during": leader, "hex": rng.choice(hexes, f"bot/{player}/hex")}]
     return out
 
 

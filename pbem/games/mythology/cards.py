@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.games.mythology import zeus
 from pbem.games.mythology.components import Components, Effect
 
 State = dict[str, Any]
@@ -158,7 +159,8 @@ def use_card_event(c: Components, state: State, player: str, chosen: list[str]) 
         return [_void(f"{player}'s card", "no face-down card left to play this Turn (010 F)")]
     effects(state)["played"].append(player)
     event = c.cards[int(card_id)].event
-    gods_in_game = {g: p for p, g in state["gods"].items()}
+    idle = zeus.bolted(state)  # 301 C 4 b: a struck god is off the board for the Turn
+    gods_in_game = {g: p for p, g in state["gods"].items() if p not in idle}
     if event.choose is not None:
         names = [g for g in chosen if g in gods_in_game][:event.choose]
     else:
@@ -185,6 +187,8 @@ def oracle(c: Components, state: State, player: str, *, prize: str = "",
     player holds one (face down or in hand), may still play a card, and wants to."""
     sheet = state["logsheets"][player].get(str(state["turn"]), {})
     if not sheet.get("oracle", True) or card_played(state, player):
+        return 0, []
+    if player in zeus.bolted(state):  # 301 C 4 b: a struck god plays no card this Turn
         return 0, []
     candidates = ([state["facedown"][player]] if state["facedown"][player] else [])
     if not state["facedown"][player]:
@@ -226,8 +230,9 @@ def standing_uses(c: Components, state: State, moment: str, units: tuple[int, ..
                   exclude: str = "") -> list[Event]:
     """Fire the Log Sheet standing instructions that wait for ``moment`` on one of ``units``."""
     events: list[Event] = []
+    idle = zeus.bolted(state)  # 301 C 4 b: a struck god's standing orders wait
     for p in state["seats"]:
-        if p == exclude:
+        if p == exclude or p in idle:
             continue
         sheet: Mapping[str, Any] = state["logsheets"][p].get(str(state["turn"]), {})
         fired = effects(state)["fired"]

@@ -51,6 +51,9 @@ Interpretation decisions (each repeated next to its code):
   added by the caller). Monster challenges give no Glory.
 * 209 D 6: equal modified totals in Zeus Arbitration (and equal rolls in the Monster roll-off of
   209 D 7) are rolled again by the tied players until one total is highest.
+* 301 C 1 (Optional Rule, a Zeus player): :func:`auction` takes ``favor``, the gods in the order
+  of Zeus's favour; a Hero's draw goes to the tied player first in it, without a roll, instead
+  of Zeus Arbitration. A Monster's draw keeps the roll-off (301 C 1 speaks of Heroes).
 * 216 G 4: see :func:`kill_glory`.
 """
 
@@ -291,9 +294,25 @@ def _arbitrate(events: list[dict[str, Any]], number: int, players: Sequence[str]
         round_no += 1
 
 
+def _favored(events: list[dict[str, Any]], number: int, players: Sequence[str], unit: int,
+             favor: Sequence[str]) -> str | None:
+    """Optional Rule 301 C 1: the Zeus player decides a Hero's draw by his favour, instead of
+    Zeus Arbitration: the first of the tied players in ``favor`` (None if neither is in it)."""
+    ranked = [p for p in favor if p in players]
+    if not ranked:
+        return None
+    winner = ranked[0]
+    other = next(p for p in players if p != winner)
+    events.append({"type": "favor", "rule": "301 C 1", "challenge": number,
+                   "players": list(players), "player": winner,
+                   "text": f"Zeus favours {winner} over {other} for "
+                           f"{_unit_name(unit, True)} (301 C 1)"})
+    return winner
+
+
 def auction(unit: int, is_hero: bool, mover: str, mover_limit: int,
             challenges: Sequence[Challenge], zeus_modifiers: Mapping[str, int], stream: Stream,
-            label: str) -> AuctionResult:
+            label: str, favor: Sequence[str] = ()) -> AuctionResult:
     """One attempt to move ``unit`` (209 B-E) and the Challenges made on it.
 
     ``mover_limit`` is the most the Moving Player will announce; ``challenges`` are in seat
@@ -306,6 +325,10 @@ def auction(unit: int, is_hero: bool, mover: str, mover_limit: int,
     Several challengers: one at a time, each a full 209 D contest against the current holder
     (see the module docstring). 216 G 6 Glory (Hero counters only): +1 to the winner and -1 to
     the loser of every challenge made.
+
+    ``favor`` (Optional Rule 301 C 1, a Zeus player): the gods in the order of Zeus's favour. A
+    Hero's draw then goes to the tied player who comes first in it, without a roll; a Monster's
+    draw still goes to the roll-off (209 D 7). Empty (the default): Zeus Arbitration.
     """
     if not _LABEL.fullmatch(label):
         raise ValueError("label prefix must be 1-120 printable ASCII characters without "
@@ -320,6 +343,8 @@ def auction(unit: int, is_hero: bool, mover: str, mover_limit: int,
     if len(set(players)) != len(players):
         raise ValueError("each player challenges an attempt at most once, and never his own "
                          f"(209 C): {players}")
+    if any(not isinstance(p, str) for p in favor):
+        raise ValueError(f"favor must list player names: {list(favor)}")
     _check_points(mover_limit, f"{mover}'s limit")
     for c in challenges:
         _check_points(c.limit, f"{c.player}'s limit")
@@ -353,6 +378,8 @@ def auction(unit: int, is_hero: bool, mover: str, mover_limit: int,
                      else f"{challenge.player} challenges {holder}'s control of {name}")})
         winner = _bidding(events, number, holder, holder_limit, challenge.player,
                           challenge.limit)
+        if winner is None and is_hero and favor:
+            winner = _favored(events, number, (holder, challenge.player), unit, favor)
         if winner is None:
             winner = _arbitrate(events, number, (holder, challenge.player), unit, is_hero,
                                 zeus_modifiers, stream, label)

@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from pbem.core.dice import Rng, Stream
-from pbem.core.errors import Problem
+from pbem.core.errors import Problem, ProblemsError
 from pbem.core.resources import order_form_text
 from pbem.core.ruleset import REVEAL_GAME, OptionSpec, Orders, Outcome, PhaseSpec, Ruleset
-from pbem.games.mythology import bot, cards, fates, logsheet, moving, occurrences, prayer, rules
+from pbem.games.mythology import (
+    bot,
+    cards,
+    fates,
+    logsheet,
+    moving,
+    occurrences,
+    prayer,
+    rules,
+    zeus,
+)
 from pbem.games.mythology import setup as setup_mod
 from pbem.games.mythology.components import Components, load
 from pbem.games.mythology.rules import Event, State
@@ -28,17 +38,22 @@ def _prayer_on(state: State) -> bool:
 #: Rule 303; the form leaves them out of a game that does not use it.
 LESSER_FORM_START = "# --- Optional Rule 303"
 LESSER_FORM_END = "# --- end of Optional Rule 303"
+#: Likewise the lines of ``orders/mythology/logsheet.toml`` for Optional Rule 301 (the bribe).
+ZEUS_FORM_START = "# --- Optional Rule 301"
+ZEUS_FORM_END = "# --- end of Optional Rule 301"
 
 
-def _without_lesser(form: str) -> str:
-    """The form without the 303 block (its marker lines and the blank line after it)."""
+def _without_lesser(form: str, start: str = LESSER_FORM_START,
+                    end: str = LESSER_FORM_END) -> str:
+    """The form without the 303 block, or the block between ``start`` and ``end`` (its
+    marker lines and the blank line after it)."""
     out: list[str] = []
     skipping = dropped = False
     for line in form.splitlines(keepends=True):
-        if line.startswith(LESSER_FORM_START):
+        if line.startswith(start):
             skipping = True
         if skipping:
-            if line.startswith(LESSER_FORM_END):
+            if line.startswith(end):
                 skipping, dropped = False, True
             continue
         if dropped and not line.strip():
@@ -61,7 +76,17 @@ class Mythology(Ruleset):
         "prayer": OptionSpec("off", ("off", "on"), "Optional Rule 302, Prayer and Sacrifice"),
         "lesser_evil": OptionSpec("off", ("off", "on"),
                                   "Optional Rule 303, the Lesser Evil unit counters"),
+        "zeus": OptionSpec("", (), "Optional Rule 301, a Zeus player: the name of the "
+                           "campaign player who is Zeus (five players at least)"),
     }
+
+    # --- options -------------------------------------------------------------------------
+    def check_options(self, given: Mapping[str, str], players: Sequence[str]) -> list[Problem]:
+        """The common checks, and 301 B for ``zeus``: five players at least, one of them."""
+        problems = super().check_options(given, players)
+        if given.get("zeus", ""):
+            problems += zeus.setup_problems(given["zeus"], players)
+        return problems
 
     @property
     def c(self) -> Components:
@@ -70,7 +95,12 @@ class Mythology(Ruleset):
     # --- setup ---------------------------------------------------------------------------
     def setup(self, players: tuple[str, ...], options: Mapping[str, str],
               joins: Mapping[str, Orders], rng: Rng) -> Outcome:
-        seats = rng.public.shuffle(sorted(players), "setup/seating")
+        z = options.get("zeus", "")
+        if z:  # 301 A-B: a campaign player who is Zeus, not a god
+            problems = zeus.setup_problems(z, players)
+            if problems:
+                raise ProblemsError(problems, "campaign options")
+        seats = rng.public.shuffle(sorted(p for p in players if p != z), "setup/seating")
         lesser = options.get("lesser_evil", "off") == "on"
         state, events, private = setup_mod.initial_state(self.c, seats, options["setup"],
                                                          rng.public, rng.sealed,
@@ -79,6 +109,14 @@ class Mythology(Ruleset):
                           + ", ".join(seats) + "."})
         state["options"] = {"prayer": options.get("prayer", "off"),
                             "lesser_evil": "on" if lesser else "off"}
+        if z:
+            state["options"]["zeus"] = z
+            state["zeus"] = zeus.initial(z)
+            state["glory"][z] = 0  # 301 C c: all of his Glory comes from the others
+            events.insert(1, {"type": "zeus", "player": z, "text": f"{z} is Zeus (301): no "
+                              "god counter, Power Points, cards or Fate counter; Glory only "
+                              "from the gods."})
+            private[z] = []
         return Outcome(state, events, private)
 
     # --- phases --------------------------------------------------------------------------
@@ -90,6 +128,10 @@ class Mythology(Ruleset):
             return PhaseSpec(f"t{t:02d}.logsheet", "logsheet", tuple(state["seats"]),
                              sealed=True, reveal=REVEAL_GAME,
                              title=f"Turn {t}: Log Sheet notation (202 B 1-2)")
+        if step == "zeus":  # 301: Zeus's decree, sealed until the end of the game
+            z = zeus.player(state)
+            return PhaseSpec(f"t{t:02d}.zeus", "zeus", (z,), sealed=True, reveal=REVEAL_GAME,
+                             active=z, title=f"Turn {t}: Zeus's decree (301)")
         if step in ("place", "move"):
             p = state["order"][state["cursor"]]
             what = "God Placement (203)" if step == "place" else "Moving Player (202 B 4)"
@@ -100,9 +142,18 @@ class Mythology(Ruleset):
     def validate(self, state: State, phase: PhaseSpec, player: str,
                  orders: Orders) -> list[Problem]:
         if phase.kind == "logsheet":
-            return logsheet.parse(orders, hand=state["hands"][player], areas=_areas(self.c),
-                                  powers=cards.power_ids(self.c, state, player),
-                                  prayer=_prayer_on(state))[1]
+            sheet, problems = logsheet.parse(orders, hand=state["hands"][player],
+                                             areas=_areas(self.c),
+                                             powers=cards.power_ids(self.c, state, player),
+                                             prayer=_prayer_on(state), zeus_player=zeus.on(state))
+            spare = state["glory"][player] - sum(o.glory for o in sheet.offers)
+            if sheet.bribe > max(spare, 0):  # 301 C c: a god gives only Glory he has
+                problems.append(Problem("[orders] bribe", f"{sheet.bribe} Glory; you have "
+                                        f"{max(spare, 0)} to give after your Prayers and "
+                                        "Sacrifices", "bribe less"))
+            return problems
+        if phase.kind == "zeus":
+            return zeus.parse(self.c, state, orders)[1]
         if phase.kind == "place":
             problems = [Problem(f"[orders] {k}", "unknown order", "write only area = ...")
                         for k in orders if k != "area"]
@@ -116,7 +167,8 @@ class Mythology(Ruleset):
 
     def default_orders(self, state: State, phase: PhaseSpec, player: str) -> Orders:
         """NMR: a blank Log Sheet; the god stays where it was (203 D) or goes to Greece; a
-        Moving Player who sends nothing moves nothing (204 A allows none)."""
+        Moving Player who sends nothing moves nothing (204 A allows none); Zeus (301) favours
+        the gods in seating order and grants, revives and strikes nothing."""
         if phase.kind == "place":
             return {"area": state["god_area"][player] or setup_mod.GREECE}
         return {}
@@ -128,9 +180,14 @@ class Mythology(Ruleset):
         if phase.kind == "logsheet":
             sheets = {p: logsheet.parse(orders[p], hand=state["hands"][p], areas=_areas(self.c),
                                         powers=cards.power_ids(self.c, state, p),
-                                        prayer=_prayer_on(state))[0]
+                                        prayer=_prayer_on(state), zeus_player=zeus.on(state))[0]
                       for p in state["seats"]}
             events, private = rules.resolve_logsheets(self.c, state, sheets, rng)
+        elif phase.kind == "zeus":
+            decree = zeus.parse(self.c, state, orders[zeus.player(state)])[0]
+            events, mine = zeus.record(self.c, state, decree)
+            private = {zeus.player(state): mine}
+            events += rules.start_placement(state, rng)
         elif phase.kind == "place":
             assert phase.active is not None
             events = rules.place_god(state, phase.active, orders[phase.active]["area"])
@@ -147,7 +204,8 @@ class Mythology(Ruleset):
         else:
             events, private = self.fate_phase(state, rng)
         if state["step"] == "place" and state["cursor"] >= len(state["order"]):
-            events += prayer.resolve(self.c, state, rng.public)  # 302 H
+            events += zeus.revive(self.c, state, rng.public)  # 301 C 3
+            events += prayer.resolve(self.c, state, rng.public, zeus.awards(state))  # 302 H
             events += rules.start_movement(state, rng)
         return Outcome(state, events, private)
 
@@ -176,9 +234,10 @@ class Mythology(Ruleset):
                                   greek, rng.public, f"t{t:02d}/fates")
         events += result.events
         for hero in result.removed:
-            moving.Phase(c, state, state["seats"][0], rng).remove_hero(hero)
+            moving.Phase(c, state, state["seats"][0], rng).remove_hero(hero, "fates")
         for hero, hex_id in sorted(result.born.items()):
             state["heroes"][str(hero)].update(status="board", hex=hex_id)
+            zeus.unbury(state, hero)
         state["fate_track"] = {str(k): v for k, v in sorted(result.track.items())}
         events += self.zeus_glory(state)
         private: dict[str, list[Event]] = {}
@@ -226,6 +285,9 @@ class Mythology(Ruleset):
                 state["glory"][p] += gain
                 events.append({"type": "glory", "player": p, "amount": gain, "text":
                                f"{p} +{gain} Glory To the Glory of Zeus (216 G 1)."})
+                # 301 C c: the Zeus player receives as much as the giver.
+                events += zeus.receive(state, p, gain, "To the Glory of Zeus (216 G 1)",
+                                       "glory-of-zeus")
         return events
 
     def end_of_game(self, state: State, why: str) -> list[Event]:
@@ -241,8 +303,13 @@ class Mythology(Ruleset):
             events.append({"type": "special-victory", "player": p, "fate": fate, "glory": gain,
                            "text": f"{p} reveals Fate {fate}: {explanation}: +{gain} "
                            "(216 G 7)."})
+        if zeus.on(state):  # 301 C c: Zeus wins or loses like a player; he holds no Fate
+            events.append({"type": "special-victory-none", "player": zeus.player(state),
+                           "text": f"{zeus.player(state)} (Zeus) holds no Fate counter "
+                           "(301)."})
         best = max(state["glory"].values())
-        winners = [p for p in state["seats"] if state["glory"][p] == best]
+        everyone = [*state["seats"], *([zeus.player(state)] if zeus.on(state) else [])]
+        winners = [p for p in everyone if state["glory"][p] == best]
         events.append({"type": "winner", "players": winners, "glory": best,
                        "text": f"Most Glory ({best}): {', '.join(winners)} (216 A)."})
         state["step"] = "over"
@@ -288,10 +355,14 @@ class Mythology(Ruleset):
         form = order_form_text(self.name, phase.kind)
         if view and view.get("options", {}).get("lesser_evil") != "on":
             form = _without_lesser(form)
-        if not view or phase.kind not in ("logsheet", "place", "move"):
+        if view and not view.get("options", {}).get("zeus"):
+            form = _without_lesser(form, ZEUS_FORM_START, ZEUS_FORM_END)
+        if not view or phase.kind not in ("logsheet", "place", "move", "zeus"):
             return form
+        lines = (self.zeus_situation(view) if phase.kind == "zeus"
+                 else self.situation(view, phase, player))
         # Wrapped for mail clients on phones: comment lines stay within 78 columns.
-        wrapped = [part for line in self.situation(view, phase, player)
+        wrapped = [part for line in lines
                    for part in textwrap.wrap(line, 76, initial_indent="# ",
                                              subsequent_indent="#     ")]
         return "\n".join(wrapped) + "\n\n" + form
@@ -306,6 +377,13 @@ class Mythology(Ruleset):
             lines.append("Your Hero totals (208 I; spend at least 1 this turn to keep each): "
                          + ", ".join(f"{h} {c.heroes[h].name} {t}"
                                      for h, t in sorted(totals.items())))
+        if "zeus" in view:  # 301: only in a game with a Zeus player
+            z = view["zeus"]
+            lines.append(f"Zeus is {z['player']} (301), Glory {view['glory'][z['player']]}: "
+                         "he answers Prayers and Sacrifices, settles Hero draws by his favour "
+                         "and throws Lightning Bolts" + (
+                             "; struck this Turn: " + ", ".join(z["bolted"])
+                             if z["bolted"] else "") + ".")
         lines.append("Your god's powers (011; each once a Turn): " + "; ".join(
             f'"{p.id}": {p.text}' for p in god.powers))
         if phase.kind == "logsheet":
@@ -338,6 +416,35 @@ class Mythology(Ruleset):
                         if x["status"] == "board" and area and c.map.area_of(x["hex"]) == area]
                 lines.append("Lesser Evil counters in your god's Area, yours to move this "
                              "phase (303 E): " + (", ".join(near) or "none"))
+        return lines
+
+    def zeus_situation(self, view: Mapping[str, Any]) -> list[str]:
+        """What Zeus knows when he gives his decree (301): the gods, what they offered him
+        this Turn (302 C) and bribed him with, whom he may bring back and strike."""
+        c, z = self.c, view["zeus"]
+        gods = ", ".join(f"{p} ({c.gods[view['gods'][p]].name}) Glory {view['glory'][p]}"
+                         for p in view["seats"])
+        lines = [f"Turn {view['turn']}. You are Zeus (301); Glory {view['glory'][z['player']]}. "
+                 f"The gods, in seating order: {gods}."]
+        offers = [f"player = \"{o['player']}\", index = {o['index']}: {o['kind']} of "
+                  f"{o['glory']} Glory" + (f" with {', '.join(o['helpers'] + o['prizes'])}"
+                                           if o["helpers"] or o["prizes"] else "")
+                  + f" for {c.heroes[o['hero']].name} ({o['hero']})"
+                  for o in view.get("zeus_offers", [])]
+        lines.append("Offered to you this Turn (302 C): " + ("; ".join(offers) or "nothing")
+                     + ".")
+        bribes = [f"{p} {n}" for p, n in sorted(view.get("zeus_bribes", {}).items())]
+        lines.append("Bribes this Turn: " + (", ".join(bribes) or "none") + ".")
+        given = [f"{p} {n}" for p, n in sorted(z["given"].items())]
+        lines.append("Glory given to you so far: " + (", ".join(given) or "none") + ".")
+        lines.append("Protections you may grant (301 C 2): "
+                     + ", ".join(view.get("zeus_results", [])) + ".")
+        dead = [f"{zeus.unit_name(c, x['unit'])} ({x['cause']}, Turn {x['turn']}, died in "
+                f"{x['hex']})" for x in view.get("zeus_revivable", [])]
+        lines.append("You may bring back (301 C 3): " + (", ".join(dead) or "nobody") + ".")
+        if z["last_bolted"]:
+            lines.append("Struck last Turn, not to be struck now (301 C 4 b): "
+                         + ", ".join(z["last_bolted"]) + ".")
         return lines
 
     def bot_orders(self, view: Mapping[str, Any], phase: PhaseSpec, player: str,
@@ -393,8 +500,32 @@ class Mythology(Ruleset):
                   (view.get("logsheet_lines") or {}).items()}
         if "my_logsheet_lines" in view:
             sheets[player or ""] = self.logsheet_text(view["my_logsheet_lines"])
-        return {"gods": gods, "areas": areas, "hand": hand, "prizes_off": off,
-                "logsheets": sheets}
+        out: dict[str, Any] = {"gods": gods, "areas": areas, "hand": hand,
+                               "prizes_off": off, "logsheets": sheets, "zeus": {}}
+        if "zeus" in view:  # 301: only in a game with a Zeus player
+            out |= self.zeus_context(view, player)
+            gods[view["zeus"]["player"]] = "Zeus"
+        return out
+
+    def zeus_context(self, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
+        """Optional Rule 301 in the reports: Zeus's Glory line for everyone; for Zeus, what is
+        offered to him and his decrees; at the end, every decree revealed."""
+        z = view["zeus"]
+        mine: list[str] = []
+        if player == z["player"] and not view["game_over"]:
+            mine = self.zeus_situation(view)[1:]
+            current = view.get("zeus_decrees", {}).get(str(view["turn"]))
+            if current:  # the earlier ones were in the earlier reports
+                mine += [f"Your decree for Turn {view['turn']}: {line}"
+                         for line in zeus.describe(current, self.c)]
+        revealed = [f"Turn {turn}: {line}"
+                    for turn, d in sorted(view.get("zeus_decrees", {}).items(),
+                                          key=lambda kv: int(kv[0]))
+                    for line in zeus.describe(d, self.c)] if view["game_over"] else []
+        struck = (f"Struck by Zeus's Lightning Bolt this Turn (301 C 4 b): "
+                  f"{', '.join(z['bolted'])}." if z["bolted"] else "")
+        return {"zeus": {"player": z["player"], "glory": view["glory"][z["player"]],
+                         "struck": struck, "lines": mine, "revealed": revealed}}
 
     @staticmethod
     def logsheet_text(lines: list[dict[str, Any]]) -> list[str]:

@@ -26,6 +26,7 @@ OCCURRENCE_CODES = ("E", "T", "V", "P", "Pe", "F")  # 009 E 2
 KNOWN_KEYS = ("card", "area", "heroes", "monsters", "occurrences", "aid", "ailment", "zeus",
               "challenge", "use", "intercept", "oracle", "prayer", "sacrifice")
 USE_MOMENTS = ("combat", "challenge")
+BRIBE_KEY = "bribe"  # Optional Rule 301 only: Glory given to the Zeus player (301 C c)
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class LogSheet:
     intercepts: tuple[Intercept, ...] = ()                       # 205 I, standing
     oracle: bool = True                                          # 010 E 6, standing
     offers: tuple[Offer, ...] = ()                               # 302 C, Optional Rule
+    bribe: int = 0                                               # 301 C c, Optional Rule
 
     @property
     def power_points(self) -> int:
@@ -108,7 +110,7 @@ class LogSheet:
             "intercepts": [{"unit": i.unit, "target": i.target} for i in self.intercepts],
             "oracle": self.oracle,
             "offers": [o.as_dict() for o in self.offers],
-        }
+        } | ({"bribe": self.bribe} if self.bribe else {})  # only in a game with a Zeus (301)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LogSheet:
@@ -129,6 +131,7 @@ class LogSheet:
                              for i in data.get("intercepts", data.get("intercept", []))),
             oracle=bool(data.get("oracle", True)),
             offers=tuple(Offer.from_dict(o) for o in data.get("offers", [])),
+            bribe=int(data.get("bribe", 0)),
         )
 
 
@@ -158,10 +161,14 @@ def _unit_table(orders: Mapping[str, Any], key: str, ids: range, what: str,
 
 
 def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str],
-          powers: Sequence[str] = (), prayer: bool = False) -> tuple[LogSheet, list[Problem]]:
-    """Read a Log Sheet order; every problem at once (an empty list means it is legal)."""
+          powers: Sequence[str] = (), prayer: bool = False,
+          zeus_player: bool = False) -> tuple[LogSheet, list[Problem]]:
+    """Read a Log Sheet order; every problem at once (an empty list means it is legal).
+    ``prayer``: Optional Rule 302 is in play; ``zeus_player``: Optional Rule 301 (``bribe``)."""
     problems: list[Problem] = []
     for key in orders:
+        if key == BRIBE_KEY:
+            continue
         if key not in KNOWN_KEYS:
             problems.append(Problem(f"[orders] {key}", "unknown entry on the Log Sheet",
                                     "the Log Sheet has " + ", ".join(KNOWN_KEYS)))
@@ -286,12 +293,22 @@ def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str
                                             "acceptable (302 D)", "offer 4 or more"))
                 else:
                     offers.append(offer)
+    bribe = orders.get(BRIBE_KEY, 0)
+    if BRIBE_KEY in orders and not zeus_player:
+        problems.append(Problem("[orders] bribe", "Optional Rule 301 (a Zeus player) is not in "
+                                "play in this campaign", "remove it"))
+        bribe = 0
+    elif not isinstance(bribe, int) or isinstance(bribe, bool) or bribe < 0:
+        problems.append(Problem("[orders] bribe", "must be a whole number of Glory Points, 0 "
+                                "or more", "Glory given to Zeus at once (301 C c)"))
+        bribe = 0
     oracle = orders.get("oracle", True)
     if not isinstance(oracle, bool):
         problems.append(Problem("[orders] oracle", "must be true or false"))
         oracle = True
     sheet = LogSheet(heroes, monsters, tuple(occurrences), aid, ailment, zeus, card, area,
-                     tuple(challenges), tuple(uses), tuple(intercepts), oracle, tuple(offers))
+                     tuple(challenges), tuple(uses), tuple(intercepts), oracle, tuple(offers),
+                     bribe)
     if sheet.power_points > MAX_POWER_POINTS:
         problems.append(Problem("[orders]", f"allocates {sheet.power_points} Power Points; a god "
                                 f"has {MAX_POWER_POINTS} per game Turn (007 B)",
@@ -316,7 +333,8 @@ def notation(turn: int, sheet: LogSheet, previous_totals: Mapping[int, int]) -> 
                + [(o.code, o.points) for o in sheet.occurrences]
                + [(f"+{h}", p) for h, p in sorted(sheet.aid.items())]
                + [(f"-{h}", p) for h, p in sorted(sheet.ailment.items())]
-               + ([("Z", sheet.zeus)] if sheet.zeus else []))
+               + ([("Z", sheet.zeus)] if sheet.zeus else [])
+               + ([("Bribe", sheet.bribe)] if sheet.bribe else []))
     return {"turn": turn,
             "C": {str(h): c for h, c in sorted(sheet.heroes.items())},
             "T": {str(h): t for h, t in sorted(totals.items())},

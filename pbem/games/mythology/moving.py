@@ -15,7 +15,7 @@ from typing import Any
 
 from pbem.core.dice import Rng
 from pbem.core.errors import Problem
-from pbem.games.mythology import cards, combat, control, movement, occurrences
+from pbem.games.mythology import cards, combat, control, movement, occurrences, zeus
 from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS, Components
 from pbem.games.mythology.rules import (
     GREECE,
@@ -368,9 +368,13 @@ class Phase:
             return True
         return control.controller(points_on(self.s, unit)) == self.p
 
-    def remove_hero(self, hero: int) -> None:
+    def remove_hero(self, hero: int, cause: str = "") -> None:
+        """The Hero leaves the board, dead; ``cause`` ("combat", "occurrence", "fates",
+        "bolt") is remembered for Zeus's 301 C 3 when Optional Rule 301 is in play."""
         entry = self.s["heroes"][str(hero)]
         where = entry["hex"]
+        if cause:
+            zeus.bury(self.s, hero, cause, where)
         for h in helpers_of(self.s, hero):   # 211 H
             self.s["helpers"][h].update(holder=0, hex=where)
         for p in prizes_of(self.s, hero):    # 212 E
@@ -397,6 +401,28 @@ class Phase:
         da, dd, dm = cards.modifiers(self.s, unit)  # 207 A 2-3: cards and god powers
         return combat.Fighter(unit, "hero", a + da, d + dd, None if mg is None else mg + dm,
                               hercules=unit == self.herc, magic_penalty=pen)
+
+    # -- 301 C 4 a: Zeus's Lightning Bolt on a hex --
+    def lightning(self, hex_id: str) -> None:
+        """Every Hero in ``hex_id`` is killed and removed from play; nobody gains or loses
+        Glory (216 G 4 is about players' kills). A Hero Zeus granted full protection this Turn
+        (301 C 2, "nothing kills him") is spared."""
+        heroes = sorted(int(h) for h, x in self.s["heroes"].items()
+                        if x["status"] == "board" and x["hex"] == hex_id)
+        names = ", ".join(self.unit_name(h) for h in heroes) or "no Hero"
+        self.events.append({"type": "lightning", "player": self.p, "hex": hex_id,
+                            "text": f"Zeus's Lightning Bolt strikes hex {hex_id} as {self.p}'s "
+                            f"Move begins: {names} there (301 C 4 a)."})
+        for hero in heroes:
+            if hero in self.effects.get("immortal", []):
+                self.events.append({"type": "spared", "hero": hero,
+                                    "text": f"{self.unit_name(hero)} cannot be killed this "
+                                    "Turn (301 C 2, Zeus's protection)."})
+                continue
+            self.remove_hero(hero, "bolt")
+            self.events.append({"type": "struck", "hero": hero, "hex": hex_id,
+                                "text": f"{self.unit_name(hero)} is killed by the Lightning "
+                                "Bolt (301 C 4 a)."})
 
     # -- 010, 011: cards and powers played at the start of the phase --
     def play(self, play: Play) -> None:
@@ -470,7 +496,7 @@ class Phase:
 
     def kill_by_occurrence(self, hero: int) -> None:
         points = points_on(self.s, hero)
-        self.remove_hero(hero)
+        self.remove_hero(hero, "occurrence")
         stats = self.s["stats"]["heroes_killed_by_occurrence"]
         stats[self.p] = stats.get(self.p, 0) + 1
         self.glory(self.p, control.kill_glory(self.p, points, by_occurrence=True,
@@ -528,18 +554,22 @@ class Phase:
         bonus = cards.effects(self.s)["challenge"]
         is_hero = unit <= 32
         challenges = []
+        idle = zeus.bolted(self.s)  # 301 C 4 b: a struck god challenges nothing
         for other in clockwise_from(self.s["seats"], self.p)[1:]:
+            if other in idle:
+                continue
             for order in sheet(self.s, other).challenges:
                 if order.unit == unit and points[other] >= max(order.min_total, 0):
                     challenges.append(control.Challenge(
                         other, min(order.limit, points[other]) + bonus.pop(other, 0)))
                     break
-        zeus = {p: self.c.gods[self.s["gods"][p]].arbitration.get(unit, 0)
-                for p in self.s["seats"]} if is_hero else {}
+        modifiers = {p: self.c.gods[self.s["gods"][p]].arbitration.get(unit, 0)
+                     for p in self.s["seats"]} if is_hero else {}
         n = self.s.get("attempts", 0)
         mover_limit = min(bid, points[self.p]) + (bonus.pop(self.p, 0) if challenges else 0)
         result = control.auction(unit, is_hero, self.p, mover_limit, challenges,
-                                 zeus, self.rng.public, f"{self.label}/a{n}")
+                                 modifiers, self.rng.public, f"{self.label}/a{n}",
+                                 favor=zeus.favor(self.s))  # 301 C 1
         self.events += result.events
         for player, amount in sorted(result.glory.items()):
             self.glory(player, amount, "challenge (216 G 6)")
@@ -680,7 +710,10 @@ class Phase:
     def interceptors(self, unit: int, hex_id: str) -> list[tuple[str, int]]:
         """205 I: the (player, unit) standing orders that would attack ``unit`` in ``hex_id``."""
         found = []
+        idle = zeus.bolted(self.s)  # 301 C 4 b: a struck god's standing orders wait
         for other in clockwise_from(self.s["seats"], self.p)[1:]:
+            if other in idle:
+                continue
             for order in sheet(self.s, other).intercepts:
                 guard = order.unit
                 if guard == unit or unit_hex(self.s, guard) != hex_id:
@@ -810,6 +843,7 @@ class Phase:
                 self.glory(owner, 1, f"Lesser Evil {self.unit_name(dead)} killed (303 K)")
             return
         if dead > 32:
+            zeus.bury(self.s, dead, "combat", self.s["monsters"][str(dead)]["hex"])
             self.s["monsters"][str(dead)].update(status="dead", hex="")
             stats["monsters_killed"] += 1
             # 216 G 3: the player Controlling the Hero that killed it: 3, or an Oracle's Glory.
@@ -826,7 +860,7 @@ class Phase:
                                 " cannot be killed this Turn (302, Prayer or Sacrifice)."})
             return
         points = points_on(self.s, dead)
-        self.remove_hero(dead)
+        self.remove_hero(dead, "combat")
         stats["heroes_killed_in_combat"] += 1
         if responsible is None:
             return  # killed by a unit nobody Controls: no one is responsible (216 G 4)
@@ -936,6 +970,8 @@ def resolve(c: Components, state: State, player: str, orders: Mapping[str, Any],
     state["attempts"] = 0
     phase.events.append({"type": "moving-player", "player": player,
                          "text": f"{player} is the Moving Player (202 B 4)."})
+    for hex_id in zeus.bolt_hexes(state, player):  # 301 C 4 a: as the Move begins
+        phase.lightning(hex_id)
     for play in parsed.plays:
         phase.play(play)
     for act in parsed.activate:

@@ -7,16 +7,20 @@ a Prayer +10 per point, a Sacrifice +20 per point over three (three or less is n
 302 D). The result protects one Hero of its choice for the whole Turn (302 E-F), who may not
 attack in that Turn (302 G). Hero Helpers count five points and Prizes ten in a Sacrifice
 (302 I), if the god may give them.
+
+With a Zeus player (Optional Rule 301 C 2) the tables are not used: :func:`resolve` takes
+Zeus's answer to each offer instead, and the Glory spent goes to him (:mod:`zeus`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.dice import Stream
 from pbem.games.mythology import cards, control
-from pbem.games.mythology.components import Components
+from pbem.games.mythology.components import Components, Protection
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -85,8 +89,12 @@ def pay(state: State, player: str, offers: list[Offer]) -> list[Event]:
     return events
 
 
-def resolve(c: Components, state: State, stream: Stream) -> list[Event]:
-    """302 H: every Prayer and Sacrifice of the Turn, before the first Moving Player."""
+def resolve(c: Components, state: State, stream: Stream,
+            awards: Mapping[tuple[str, int], Protection] | None = None) -> list[Event]:
+    """302 H: every Prayer and Sacrifice of the Turn, before the first Moving Player.
+
+    ``awards`` (Optional Rule 301 C 2, a Zeus player): the tables are not used; each offer,
+    by (player, number from 1), gets the protection Zeus decreed, none if he named none."""
     events: list[Event] = []
     turn = state["turn"]
     stats = state["stats"]
@@ -108,15 +116,24 @@ def resolve(c: Components, state: State, stream: Stream) -> list[Event]:
                 for p in offer.prizes:
                     state["prizes"][p].update(holder=0, hex="", off_board=player,
                                               sacrificed=player)
-            roll = stream.sum_d6(2, label)  # 302 D: the total of two dice
-            which = table.prayer if offer.kind == "prayer" else table.sacrifice
-            result = which.lookup(offer.modifier(), roll)
             name = c.heroes[offer.hero].name
-            events.append({"type": offer.kind, "player": player, "hero": offer.hero,
-                           "roll": roll, "column": offer.modifier(), "result": result.kind,
-                           "text": f"{player}'s {offer.kind} for {name} ({offer.hero}): "
-                           f"column +{offer.modifier()}, dice {roll}: "
-                           f"{describe(result.kind, result.amount)} (302 D)."})
+            if awards is not None:  # 301 C 2: Zeus answers, no table, no dice
+                result = awards.get((player, n + 1), Protection("none"))
+                events.append({"type": offer.kind, "player": player, "hero": offer.hero,
+                               "result": result.kind, "amount": result.amount, "by": "zeus",
+                               "text": f"Zeus answers {player}'s {offer.kind} for {name} "
+                               f"({offer.hero}): {describe(result.kind, result.amount)} "
+                               "(301 C 2)."})
+            else:
+                roll = stream.sum_d6(2, label)  # 302 D: the total of two dice
+                which = table.prayer if offer.kind == "prayer" else table.sacrifice
+                result = which.lookup(offer.modifier(), roll)
+                events.append({"type": offer.kind, "player": player, "hero": offer.hero,
+                               "roll": roll, "column": offer.modifier(),
+                               "result": result.kind,
+                               "text": f"{player}'s {offer.kind} for {name} ({offer.hero}): "
+                               f"column +{offer.modifier()}, dice {roll}: "
+                               f"{describe(result.kind, result.amount)} (302 D)."})
             book = cards.effects(state)
             if result.kind == "none":
                 continue

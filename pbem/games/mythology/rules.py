@@ -5,6 +5,8 @@ A game Turn (202 B) becomes:
 1. ``tNN.logsheet``: everyone at once, sealed until the end of the game (009 C). It carries the
    Log Sheet (202 B 1), the card placed face down (202 B 2), an optional standing Area for the
    god (203) and standing challenge orders (209), because nothing is revealed between them.
+   With Optional Rule 301, ``tNN.zeus`` follows: the Zeus player's sealed decree (see
+   :mod:`zeus`); a god struck by his Lightning Bolt has no phase of his own in that Turn.
 2. ``tNN.place.<player>``: God Placement (202 B 3, 203), one player at a time in roll order,
    each seeing the gods already placed; skipped for a player whose Log Sheet named an Area.
 3. ``tNN.move.<player>``: one Moving Player Phase (202 B 4, 204-215) per player in roll order.
@@ -19,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.core.dice import Rng, Stream
-from pbem.games.mythology import control, logsheet, prayer
+from pbem.games.mythology import control, logsheet, prayer, zeus
 from pbem.games.mythology import setup as setup_mod
 from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS, Components, HexMap
 
@@ -188,16 +190,26 @@ def resolve_logsheets(c: Components, state: State, sheets: Mapping[str, logsheet
         if s.offers:  # 302 C: written on the Log Sheet, the Glory is lost at once
             state.setdefault("offers", {})[p] = [o.as_dict() for o in s.offers]
             events += prayer.pay(state, p, list(s.offers))
+        if zeus.on(state):  # 301 C c: that Glory, and any bribe, goes to Zeus
+            events += zeus.tribute(state, p, sum(o.glory for o in s.offers), s.bribe)
         if s.card:  # 202 B 2, 010 E 1
             state["hands"][p].remove(s.card)
             state["facedown"][p] = s.card
             events.append({"type": "card-face-down", "player": p,
                            "text": f"{p} places a card face down (202 B 2)."})
-    order, roll_events = roll_order(state["seats"], rng.public, f"t{turn:02d}/place")
-    events += roll_events
+    if zeus.on(state):  # 301: Zeus's decree comes before God Placement
+        state["order"], state["cursor"], state["step"] = [], 0, "zeus"
+        return events, private
+    return events + start_placement(state, rng), private
+
+
+def start_placement(state: State, rng: Rng) -> list[Event]:
+    """202 B 3: roll for the order of God Placement, among the gods who take part in the
+    Turn (301 C 4 b: not a god struck by Zeus's Lightning Bolt)."""
+    order, events = roll_order(zeus.active(state), rng.public, f"t{state['turn']:02d}/place")
     state["order"], state["cursor"], state["step"] = order, 0, "place"
     events += advance_placement(state)
-    return events, private
+    return events
 
 
 def advance_placement(state: State) -> list[Event]:
@@ -221,8 +233,9 @@ def place_god(state: State, player: str, area: str, *, standing: bool = False) -
 
 
 def start_movement(state: State, rng: Rng) -> list[Event]:
-    """202 B 4: roll again for the order of the Moving Players."""
-    order, events = roll_order(state["seats"], rng.public, f"t{state['turn']:02d}/move")
+    """202 B 4: roll again for the order of the Moving Players (301 C 4 b: a god struck by
+    Zeus's Lightning Bolt has no Moving Player Phase)."""
+    order, events = roll_order(zeus.active(state), rng.public, f"t{state['turn']:02d}/move")
     state["order"], state["cursor"], state["step"] = order, 0, "move"
     state["phase_units"] = {}
     return events
@@ -266,10 +279,16 @@ def view(state: State, player: str | None) -> dict[str, Any]:
     }
     if "lesser" in state:  # 303: face up on the board, public
         v["lesser"] = state["lesser"]
+    if zeus.on(state):  # 301: who Zeus is, the gods he struck, the Glory given to him
+        v["zeus"] = zeus.public_view(state)
     if over:
         v["logsheets"] = state["logsheets"]
         v["fate_held"] = state["fate_held"]
         v["logsheet_lines"] = {p: logsheet_lines(state, p) for p in state["seats"]}
+        if zeus.on(state):
+            v["zeus_decrees"] = state["zeus"]["decrees"]  # revealed with the Log Sheets
+    elif player is not None and player == zeus.player(state):
+        v.update(zeus.private_view(state))
     elif player is not None:
         v["my_logsheet_lines"] = logsheet_lines(state, player)
         v["hand"] = state["hands"][player]
