@@ -192,9 +192,10 @@ def parse(c: Components, orders: Mapping[str, Any], *,
                                     "when to try for a ship (215 F)"))
             continue
         drop = t.get("drop", [])
-        if not isinstance(drop, list) or any(d not in c.helpers for d in drop):
-            problems.append(Problem(f"{where} drop", "must list Hero Helper ids",
-                                    "ids as in your report (211 G)"))
+        if not isinstance(drop, list) or any(d not in c.helpers and d not in c.prizes
+                                             for d in drop):
+            problems.append(Problem(f"{where} drop", "must list Hero Helper or Prize ids",
+                                    "ids as in your report (211 G, 212 G)"))
             continue
         attempts.append(Attempt(unit, bid, tuple(path), ship, bool(t.get("leave_ship", False)),
                                 tuple(drop)))
@@ -537,15 +538,27 @@ class Phase:
                 and not self.get_ship(unit):
             return
         if unit <= 32:
-            for h in att.drop:  # 211 G
-                if self.s["helpers"][h]["holder"] == unit:
-                    self.s["helpers"][h].update(holder=0, hex=unit_hex(self.s, unit))
+            here = unit_hex(self.s, unit)
+            for h in att.drop:
+                if h in self.s["helpers"] and self.s["helpers"][h]["holder"] == unit:  # 211 G
+                    self.s["helpers"][h].update(holder=0, hex=here)
                     self.events.append({"type": "helper-dropped", "hero": unit, "helper": h,
                                         "text": f"{name} leaves {self.c.helpers[h].name}."})
+                elif h in self.s["prizes"] and self.s["prizes"][h]["holder"] == unit:
+                    # 212 G: the captor may "leave the Prize"; another Hero must then capture it.
+                    self.s["prizes"][h].update(holder=0, hex=here)
+                    self.events.append({"type": "prize-dropped", "hero": unit, "prize": h,
+                                        "text": f"{name} leaves {self.c.prizes[h].name} in "
+                                        f"{here} (212 G)."})
             if att.leave_ship and unit in self.s["ships"]:
-                self.s["ships"].remove(unit)  # 215 H
-                self.events.append({"type": "ship-left", "hero": unit,
-                                    "text": f"{name} leaves the ship (215 H)."})
+                if not self.c.map.is_land(here):
+                    self.events.append({"type": "ship-kept", "hero": unit, "text":
+                                        f"{name} cannot leave his ship in {here}, all water "
+                                        "(215 A)."})
+                else:
+                    self.s["ships"].remove(unit)  # 215 H
+                    self.events.append({"type": "ship-left", "hero": unit,
+                                        "text": f"{name} leaves the ship (215 H)."})
 
     def auction(self, unit: int, bid: int) -> bool:
         """209: standing challenges from the other players' Log Sheets, in clockwise order."""
