@@ -80,7 +80,7 @@ def context(campaign: Campaign, seq: int, player: str | None,
         "commitments": record.get("commitments", {}), "nmr": record.get("nmr", []),
         "own_commitment": record.get("commitments", {}).get(player or "", ""),
         "record_hash": record["_hash"],
-        "position": _position(view), "view": view,
+        "view": view,
         "game": ruleset.report_context(view, player),
         "next_phase": nxt, "deadline": deadline, "form": form,
         "result": ruleset.result(state),
@@ -111,7 +111,10 @@ def render(campaign: Campaign, seq: int, player: str | None, fmt: str = "txt",
     env = _environment()
     names = [f"{campaign.ruleset.name}/report.{fmt}.j2", f"_base/report.{fmt}.j2"]
     template = env.select_template(names)
-    return template.render(**context(campaign, seq, player, fresh, loaded))
+    ctx = context(campaign, seq, player, fresh, loaded)
+    if (template.name or "").startswith("_base/"):
+        ctx["position"] = _position(ctx["view"])  # only the generic template lists it
+    return template.render(**ctx)
 
 
 def write_reports(campaign: Campaign, seq: int) -> None:
