@@ -175,3 +175,12 @@ def hero_hex(state: State, hero: int) -> str:
 def status(state: State, unit: int) -> str:
     table = state["heroes"] if unit <= 32 else state["monsters"]
     return str(table[str(unit)]["status"])
+
+
+def scene(players: tuple[str, ...] | None = None) -> tuple[State, list[str]]:
+    """An empty board in Turn 1, every god with a blank Log Sheet; the seats, clockwise."""
+    state = new_game(players) if players else new_game()
+    clear_board(state)
+    for p in state["seats"]:
+        write_sheet(state, p)
+    return state, list(state["seats"])

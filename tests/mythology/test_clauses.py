@@ -40,7 +40,6 @@ from .scenario import (
     ZESTES,
     C,
     State,
-    clear_board,
     fate_phase,
     glory_delta,
     glory_events,
@@ -52,6 +51,7 @@ from .scenario import (
     place_prize,
     put,
     run,
+    scene,
     search,
     set_totals,
     status,
@@ -61,15 +61,6 @@ from .scenario import (
 WATER = "3211"        # all water, The Sea (eastern): next to 3110 and 3111 of Greece
 GREEK_COAST = "3110"  # Greece, a shoreline next to 3211
 EGYPT = "2919"        # a land hex of Egypt
-
-
-def scene() -> tuple[State, list[str]]:
-    """An empty board in Turn 1, every god with a blank Log Sheet; the seats, clockwise."""
-    state = new_game()
-    clear_board(state)
-    for p in state["seats"]:
-        write_sheet(state, p)
-    return state, list(state["seats"])
 
 
 def moved(outcome: Outcome, unit: int) -> bool:

@@ -43,7 +43,6 @@ from .scenario import (
     C,
     Event,
     State,
-    clear_board,
     fate_phase,
     glory_delta,
     glory_events,
@@ -55,20 +54,12 @@ from .scenario import (
     place_prize,
     put,
     run,
+    scene,
     search,
     set_totals,
     status,
     write_sheet,
 )
-
-
-def scene(players: tuple[str, ...] | None = None) -> tuple[State, list[str]]:
-    """An empty board in Turn 1, every god with a blank Log Sheet; the seats, clockwise."""
-    state = new_game(players) if players else new_game()
-    clear_board(state)
-    for p in state["seats"]:
-        write_sheet(state, p)
-    return state, list(state["seats"])
 
 
 def moved(outcome: Outcome, unit: int) -> bool:

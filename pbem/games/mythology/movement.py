@@ -69,13 +69,9 @@ def check_path(board: Board, mover: Mover, path: Sequence[str], where: str) -> l
     here = mover.at
     for step, hex_id in enumerate(path, start=1):
         at = f"{where} step {step} ({hex_id})"
-        if not board.has_hex(hex_id):
-            problems.append(Problem(at, f"there is no hex {hex_id} on the map",
-                                    "hexes are numbered column then row, e.g. 3111"))
-            break
-        if hex_id not in board.neighbours(here):
-            problems.append(Problem(at, f"{hex_id} is not adjacent to {here} (204 E-F: no "
-                                    "skipping hexes)", "list every hex entered, in order"))
+        wrong = step_problem(board, here, hex_id, at)
+        if wrong is not None:
+            problems.append(wrong)
             break
         if mover.kind == "hero":
             if mover.ship:
@@ -93,6 +89,17 @@ def check_path(board: Board, mover: Mover, path: Sequence[str], where: str) -> l
                                         "obtain a ship first, or go round by land"))
         here = hex_id
     return problems
+
+
+def step_problem(board: Board, here: str, hex_id: str, at: str) -> Problem | None:
+    """204 E-F for every unit: the hex exists and is next to the last one."""
+    if not board.has_hex(hex_id):
+        return Problem(at, f"there is no hex {hex_id} on the map",
+                       "hexes are numbered column then row, e.g. 3111")
+    if hex_id not in board.neighbours(here):
+        return Problem(at, f"{hex_id} is not adjacent to {here} (204 E-F: no skipping hexes)",
+                       "list every hex entered, in order")
+    return None
 
 
 def can_obtain_ship(board: Board, hex_id: str) -> bool:

@@ -256,13 +256,9 @@ def lesser_path_problems(c: Components, unit: int, start: str, path: tuple[str, 
     here = start
     for step, hex_id in enumerate(path, start=1):
         at = f"{where} step {step} ({hex_id})"
-        if hex_id not in board.hexes:
-            problems.append(Problem(at, f"there is no hex {hex_id} on the map",
-                                    "hexes are numbered column then row, e.g. 3111"))
-            break
-        if hex_id not in board.neighbours(here):
-            problems.append(Problem(at, f"{hex_id} is not adjacent to {here} (204 E-F: no "
-                                    "skipping hexes)", "list every hex entered, in order"))
+        wrong = movement.step_problem(Board(c), here, hex_id, at)
+        if wrong is not None:
+            problems.append(wrong)
             break
         if pirate and not partly_sea(board, hex_id):
             problems.append(Problem(at, f"{hex_id} is neither The Sea nor the River Ocean, "
