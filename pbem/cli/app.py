@@ -34,6 +34,14 @@ def _root(version: Annotated[bool, typer.Option("--version", "-V", callback=_ver
     """pbem: signed orders, sealed commitments, verifiable dice, a hash-chained ledger."""
 
 
+def now_utc() -> str:
+    """The wall clock, RFC 3339 UTC to the second: only the command line reads it (received
+    times, deadlines); the engine and the rules get it as an argument when they need it."""
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def _passphrase_prompt(path: Path) -> object:
     import getpass
 
@@ -223,7 +231,7 @@ def submit(directory: Annotated[Path, typer.Argument(metavar="DIR")],
     failed = False
     for f in files:
         data, source = _read(f)
-        result = engine.submit(c, data, source)
+        result = engine.submit(c, data, source, received=now_utc())
         head = engine.head(c)
         for r in result.receipts:
             typer.echo(f"receipt: {source}: {r.status} orders of {r.player} for {r.phase}; "
@@ -354,6 +362,17 @@ def demo(game: str,
         for k, v in result.result.items():
             typer.echo(f"{k}: {v}")
     typer.echo(f"files: {result.campaign_dir} (keys in {root / 'keys'})")
+
+
+# Commands of the mail, forum and web channels live in modules of their own.
+def _register_channels() -> None:
+    from pbem.cli import cmd_ingest, cmd_mail, cmd_site
+
+    for module in (cmd_mail, cmd_ingest, cmd_site):
+        module.register(app)
+
+
+_register_channels()
 
 
 def run(args: list[str]) -> int:

@@ -116,6 +116,7 @@ class Receipt:
 @dataclass
 class SubmitResult:
     inbox: Path
+    received: str = ""
     receipts: list[Receipt] = field(default_factory=list)
     errors: list[ProblemsError] = field(default_factory=list)
 
@@ -154,15 +155,18 @@ def check_order_public(campaign: Campaign, block: armor.Block, source: str) -> O
     return order
 
 
-def submit(campaign: Campaign, data: bytes, source: str) -> SubmitResult:
-    """Keep ``data`` in the inbox, then accept every valid order block in it."""
+def submit(campaign: Campaign, data: bytes, source: str, *, received: str = "") -> SubmitResult:
+    """Keep ``data`` in the inbox, then accept every valid order block in it.
+
+    ``received`` is when the GM's side got it (RFC 3339 UTC, from the caller: the engine never
+    reads the clock); it is kept with the inbox file and the pending orders, for deadlines."""
     with CampaignLock(campaign.gm_dir):
         inbox = write_new(campaign.gm_dir / "inbox", ".txt", data)
-        result = SubmitResult(inbox)
+        result = SubmitResult(inbox, received)
         try:
             _submit_locked(campaign, data, source, result)
         finally:
-            meta = {"source": source, "inbox": inbox.name,
+            meta = {"source": source, "inbox": inbox.name, "received": received,
                     "accepted": [{"player": r.player, "phase": r.phase,
                                   "commitment": r.commitment, "status": r.status}
                                  for r in result.receipts],
@@ -196,13 +200,14 @@ def _submit_locked(campaign: Campaign, data: bytes, source: str, result: SubmitR
         try:
             order = check_order(campaign, block, state, phase, where)
             assert phase is not None
-            result.receipts.append(_make_pending(campaign, phase, order, result.inbox.name, where))
+            result.receipts.append(_make_pending(campaign, phase, order, result.inbox.name, where,
+                                                 result.received))
         except ProblemsError as exc:
             result.errors.append(exc)
 
 
 def _make_pending(campaign: Campaign, phase: PhaseSpec, order: OrderFile, inbox_name: str,
-                  source: str) -> Receipt:
+                  source: str, received: str) -> Receipt:
     directory = pending_dir(campaign, phase.id)
     meta_path = directory / f"{order.player}.toml"
     meta: dict[str, Any] = tomllib.loads(meta_path.read_text()) if meta_path.is_file() else {}
@@ -221,7 +226,8 @@ def _make_pending(campaign: Campaign, phase: PhaseSpec, order: OrderFile, inbox_
     if "commitment" in meta:
         superseded.append(meta["commitment"])
     atomic_write(directory / f"{order.player}.txt", order.canonical_text().encode(), 0o600)
-    meta = {"commitment": commit, "inbox": inbox_name, "superseded": superseded}
+    meta = {"commitment": commit, "inbox": inbox_name, "received": received,
+            "superseded": superseded}
     atomic_write(meta_path, tomli_w.dumps(meta).encode(), 0o600)
     return Receipt(order.player, phase.id, commit, status)
 

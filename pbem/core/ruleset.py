@@ -174,6 +174,11 @@ class Ruleset(ABC):
         view alone (never from the state), e.g. names for ids. Available as ``game``."""
         return {}
 
+    def board_svg(self, view: Mapping[str, Any], player: str | None) -> str:
+        """An inline SVG picture of the board drawn from the map data and ``view`` alone (what
+        ``player`` may see), with a legend; empty for a game without a picture."""
+        return ""
+
     def result(self, state: State) -> dict[str, Any]:
         """Final standings for the end-of-game report; empty while the game runs."""
         return {}

@@ -527,6 +527,11 @@ class Mythology(Ruleset):
         return {"zeus": {"player": z["player"], "glory": view["glory"][z["player"]],
                          "struck": struck, "lines": mine, "revealed": revealed}}
 
+    def board_svg(self, view: Mapping[str, Any], player: str | None) -> str:
+        from pbem.games.mythology import board
+
+        return board.svg(self.c, view, player)
+
     @staticmethod
     def logsheet_text(lines: list[dict[str, Any]]) -> list[str]:
         """006 C: per turn a C line (spent) and a T line (running total) under each Hero

@@ -1,0 +1,9 @@
+"""`pbem ingest`: order blocks in from mailboxes, messages and saved forum threads."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app`` (imports of the library stay inside them)."""
