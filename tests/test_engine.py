@@ -381,12 +381,13 @@ def test_interrupted_adjudication_reruns_to_identical_bytes(
         calls = {"n": 0}
 
         def flaky(
-            path: Path, data: bytes, mode: int = 0o644, calls=calls, crash_after=crash_after
+            path: Path, data: bytes, mode: int = 0o644, calls=calls, crash_after=crash_after,
+            **kwargs: bool,
         ) -> None:
             if calls["n"] >= crash_after:
                 raise KeyboardInterrupt("simulated kill")
             calls["n"] += 1
-            real(path, data, mode)
+            real(path, data, mode, **kwargs)
 
         monkeypatch.setattr(eng, "atomic_write", flaky)
         with contextlib.suppress(KeyboardInterrupt):

@@ -8,14 +8,16 @@ so publishing can never leak a secret.
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import tomli
 import tomli_w
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -30,6 +32,12 @@ from pbem.core.ruleset import Ruleset
 CAMPAIGN_FORMAT = "pbem-campaign/1"
 CAMPAIGN_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 GM_PRINCIPAL = "gm"
+#: The NMR policy, a campaign option every game accepts (``--option nmr=...``): ``default``
+#: applies the game's documented default orders of missing players at ``adjudicate --force``;
+#: ``wait`` makes ``--force`` refuse, so the game waits for the orders (or a later deadline).
+#: Stored in campaign.toml only when given; absent means ``default``.
+NMR_OPTION = "nmr"
+NMR_POLICIES = ("default", "wait")
 
 RulesetResolver = Callable[[str], Ruleset]
 
@@ -43,6 +51,11 @@ class Campaign:
     ruleset: Ruleset
     signers: AllowedSigners
     campaign_bytes: bytes
+    #: False only for throwaway campaigns (demos, simulations, benchmarks): the engine then
+    #: skips fsync. Writes stay atomic (rename), so only a power cut could lose anything.
+    durable: bool = True
+    _settings: tuple[tuple[int, int], dict[str, Any]] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -82,8 +95,17 @@ class Campaign:
         return bytes.fromhex(data["seed_head"]), bytes.fromhex(data["sealed_head"])
 
     def settings(self) -> dict[str, Any]:
+        """The GM's changeable settings (``gm/settings.toml``), read again only when the file
+        changes: every report of a record asks for the deadline."""
         path = self.gm_dir / "settings.toml"
-        return tomllib.loads(path.read_text()) if path.is_file() else {}
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return {}
+        stamp = (st.st_mtime_ns, st.st_size)
+        if self._settings is None or self._settings[0] != stamp:
+            self._settings = (stamp, tomli.loads(path.read_text()))
+        return copy.deepcopy(self._settings[1])
 
     def save_settings(self, settings: dict[str, Any]) -> None:
         atomic_write(self.gm_dir / "settings.toml", tomli_w.dumps(settings).encode(), 0o600)
@@ -95,7 +117,7 @@ class Campaign:
         return keys[0]
 
 
-def open_campaign(root: Path, resolve: RulesetResolver) -> Campaign:
+def open_campaign(root: Path, resolve: RulesetResolver, *, durable: bool = True) -> Campaign:
     path = root / "campaign.toml"
     if not path.is_file():
         raise CampaignError(f"{root} is not a campaign directory (no campaign.toml)")
@@ -111,7 +133,7 @@ def open_campaign(root: Path, resolve: RulesetResolver) -> Campaign:
     if not signers_path.is_file():
         raise CampaignError(f"{root} has no allowed_signers file")
     signers = AllowedSigners.parse(signers_path.read_text())
-    return Campaign(root, config, resolve(str(config["game"])), signers, data)
+    return Campaign(root, config, resolve(str(config["game"])), signers, data, durable)
 
 
 def sign_file_bytes(data: bytes, key: Ed25519PrivateKey) -> bytes:
@@ -142,7 +164,12 @@ def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519Pri
         elif not PLAYER_NAME.fullmatch(name):
             problems.append(Problem(f"--player {name}", "not a valid player name",
                                     "use [a-z][a-z0-9_-]{0,31}"))
-    problems += ruleset.check_options(options, sorted(players))
+    nmr = options.get(NMR_OPTION)
+    if nmr is not None and nmr not in NMR_POLICIES:
+        problems.append(Problem(f"--option {NMR_OPTION}", f"{nmr!r} is not an NMR policy",
+                                f"choose one of {', '.join(NMR_POLICIES)}"))
+    game_options = {k: v for k, v in options.items() if k != NMR_OPTION}
+    problems += ruleset.check_options(game_options, sorted(players))
     if not 1 <= chain_length <= 1_000_000:
         problems.append(Problem("--chain-length", "must be between 1 and 1000000"))
     if problems:
@@ -162,7 +189,8 @@ def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519Pri
         "seed_anchor": dice.chain_anchor(seed_head, chain_length).hex(),
         "sealed_anchor": dice.chain_anchor(sealed_head, chain_length).hex(),
         "seed_chain_length": chain_length,
-        "options": ruleset.resolved_options(options),
+        "options": dict(sorted({**ruleset.resolved_options(game_options),
+                                **({NMR_OPTION: nmr} if nmr is not None else {})}.items())),
     }
     campaign_bytes = tomli_w.dumps(config).encode()
     gm_pub = gm_key.public_key().public_bytes_raw()
@@ -183,8 +211,8 @@ def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519Pri
         gm.mkdir(mode=0o700)
         secrets_toml = {"seed_head": seed_head.hex(), "sealed_head": sealed_head.hex()}
         atomic_write(gm / "secrets.toml", tomli_w.dumps(secrets_toml).encode(), 0o600)
-        settings = {"gm_key": gm_key_path, "nmr_policy": "default", "grace": "",
-                    "deadlines": {}, "players": {n: {"email": ""} for n in names}}
+        settings = {"gm_key": gm_key_path, "deadlines": {},
+                    "players": {n: {"email": ""} for n in names}}
         atomic_write(gm / "settings.toml", tomli_w.dumps(settings).encode(), 0o600)
         for sub in ("inbox", "pending", "records"):
             (gm / sub).mkdir(mode=0o700)

@@ -76,7 +76,8 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
         gm_key_path=str((key_dir / "gm").absolute()),
         players={n: k.public_key().public_bytes_raw() for n, k in player_keys.items()},
         options=options, heads=(s.bytes("chain/s"), s.bytes("chain/t")))
-    campaign = campaign_mod.open_campaign(cdir, resolve)
+    # A demo is throwaway: no fsync (writes stay atomic). A real campaign is durable.
+    campaign = campaign_mod.open_campaign(cdir, resolve, durable=False)
     say(f"campaign {campaign.id}: {ruleset.title}, players {', '.join(names)}")
 
     def write(c: campaign_mod.Campaign, k: int) -> None:

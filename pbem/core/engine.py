@@ -32,7 +32,7 @@ from pbem.core.errors import (
     Problem,
     ProblemsError,
 )
-from pbem.core.fsutil import CampaignLock, atomic_write, write_new
+from pbem.core.fsutil import CampaignLock, atomic_write, fsync_dirs, write_new
 from pbem.core.orders import OrderFile
 from pbem.core.ruleset import (
     JOIN_PHASE,
@@ -161,7 +161,7 @@ def submit(campaign: Campaign, data: bytes, source: str, *, received: str = "") 
     ``received`` is when the GM's side got it (RFC 3339 UTC, from the caller: the engine never
     reads the clock); it is kept with the inbox file and the pending orders, for deadlines."""
     with CampaignLock(campaign.gm_dir):
-        inbox = write_new(campaign.gm_dir / "inbox", ".txt", data)
+        inbox = write_new(campaign.gm_dir / "inbox", ".txt", data, durable=campaign.durable)
         result = SubmitResult(inbox, received)
         try:
             _submit_locked(campaign, data, source, result)
@@ -225,10 +225,15 @@ def _make_pending(campaign: Campaign, phase: PhaseSpec, order: OrderFile, inbox_
     status = "replaced" if "commitment" in meta else "accepted"
     if "commitment" in meta:
         superseded.append(meta["commitment"])
-    atomic_write(directory / f"{order.player}.txt", order.canonical_text().encode(), 0o600)
+    durable = campaign.durable
+    atomic_write(directory / f"{order.player}.txt", order.canonical_text().encode(), 0o600,
+                 durable=durable, sync_dir=False)
     meta = {"commitment": commit, "inbox": inbox_name, "received": received,
             "superseded": superseded}
-    atomic_write(meta_path, tomli_w.dumps(meta).encode(), 0o600)
+    # The meta file names the order file: it is renamed in last, after both are on disk.
+    atomic_write(meta_path, tomli_w.dumps(meta).encode(), 0o600, durable=durable)
+    if durable:
+        fsync_dirs([directory.parent])  # a new phase directory's entry
     return Receipt(order.player, phase.id, commit, status)
 
 
@@ -434,13 +439,21 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
         raise PbemError(f"the {campaign.ruleset.name} rules produced an event that cannot be "
                         f"written to the ledger: {exc}") from None
 
+    # The GM's files of the record first, all on disk (files, then each directory once)
+    # before the signature and the record itself, whose rename is the commit point.
     rdir = record_dir(campaign, seq)
+    durable = campaign.durable
     for player, order in accepted.items():
-        atomic_write(rdir / "orders" / f"{player}.txt", order.canonical_text().encode(), 0o600)
-    atomic_write(rdir / "state.json", res.state_json, 0o600)
+        atomic_write(rdir / "orders" / f"{player}.txt", order.canonical_text().encode(), 0o600,
+                     durable=durable, sync_dir=False)
+    atomic_write(rdir / "state.json", res.state_json, 0o600, durable=durable, sync_dir=False)
     private = {"private": res.outcome.private, "sealed_draws": sealed_draws,
                "unrevealed": still}
-    atomic_write(rdir / "private.json", canonical_json(private), 0o600)
+    atomic_write(rdir / "private.json", canonical_json(private), 0o600, durable=durable,
+                 sync_dir=False)
+    if durable:
+        fsync_dirs([rdir / "orders", rdir, rdir.parent] if accepted else [rdir, rdir.parent])
     name = ledger.record_name(seq)
-    atomic_write(campaign.ledger_dir / f"{name}.sig", sign_file_bytes(data, key))
-    atomic_write(campaign.ledger_dir / name, data)
+    atomic_write(campaign.ledger_dir / f"{name}.sig", sign_file_bytes(data, key),
+                 durable=durable)
+    atomic_write(campaign.ledger_dir / name, data, durable=durable)

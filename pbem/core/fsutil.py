@@ -23,14 +23,20 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes, mode: int = 0o644, *, durable: bool = True) -> None:
+def atomic_write(path: Path, data: bytes, mode: int = 0o644, *, durable: bool = True,
+                 sync_dir: bool = True) -> None:
     """Write ``data`` to ``path`` so that readers see the old bytes or the new, nothing between.
 
     ``durable=False`` skips the fsyncs, for files that can be regenerated (reports): the
-    rename still makes the write all-or-nothing, only a power cut may lose it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    rename still makes the write all-or-nothing, only a power cut may lose it.
+    ``sync_dir=False`` fsyncs the file but leaves the directory to the caller, who writes
+    several files and then calls :func:`fsync_dirs` once for all of them."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    except FileNotFoundError:  # a new directory (cheaper than a mkdir before every write)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
         view = memoryview(data)
         while view:
@@ -41,11 +47,19 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, *, durable: bool = 
     finally:
         os.close(fd)
     os.replace(tmp, path)
-    if durable:
+    if durable and sync_dir:
         fsync_dir(path.parent)
 
 
-def write_new(directory: Path, suffix: str, data: bytes, width: int = 6) -> Path:
+def fsync_dirs(paths: list[Path]) -> None:
+    """fsync each directory once (deepest first), e.g. after :func:`atomic_write` calls with
+    ``sync_dir=False`` and the ``mkdir`` of new directories (their parents hold the entry)."""
+    for path in sorted(set(paths), key=lambda p: len(p.parts), reverse=True):
+        fsync_dir(path)
+
+
+def write_new(directory: Path, suffix: str, data: bytes, width: int = 6, *,
+              durable: bool = True) -> Path:
     """Write ``data`` as the next free ``NNNNNN<suffix>`` in ``directory``; never overwrites.
 
     Used by the inbox: files are numbered by arrival and an existing number is never reused,
@@ -70,10 +84,12 @@ def write_new(directory: Path, suffix: str, data: bytes, width: int = 6) -> Path
             continue
         try:
             os.write(fd, data)
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         finally:
             os.close(fd)
-        fsync_dir(directory)
+        if durable:
+            fsync_dir(directory)
         hint.write_text(str(n))
         return path
 

@@ -459,16 +459,17 @@ class Mythology(Ruleset):
             return f"{c.heroes[u].name} ({u})" if u <= 32 else f"{c.monsters[u].name} ({u})"
 
         board: dict[str, list[str]] = {}
+        carried: dict[int, list[str]] = {}  # unit -> Helpers, then Prizes, it holds
+        for table, names in (("helpers", c.helpers), ("prizes", c.prizes)):
+            for k, y in sorted(view[table].items()):
+                if y["holder"]:
+                    carried.setdefault(y["holder"], []).append(names[k].name)
+        ships = set(view["ships"])
         for table in ("heroes", "monsters"):
             for u, x in sorted(view[table].items(), key=lambda kv: int(kv[0])):
                 if x["status"] == "board":
-                    extra = []
-                    if int(u) in view["ships"]:
-                        extra.append("ship")
-                    extra += [c.helpers[h].name for h, y in sorted(view["helpers"].items())
-                              if y["holder"] == int(u)]
-                    extra += [c.prizes[p].name for p, y in sorted(view["prizes"].items())
-                              if y["holder"] == int(u)]
+                    extra = ["ship"] if int(u) in ships else []
+                    extra += carried.get(int(u), [])
                     note = f" with {', '.join(extra)}" if extra else ""
                     board.setdefault(c.map.area_of(x["hex"]), []).append(
                         f"{unit(int(u))} {x['hex']}{note}")

@@ -17,7 +17,9 @@ Every adaptation is listed in docs/games/mythology.md with its rule number.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from pbem.core.dice import Rng, Stream
@@ -244,13 +246,21 @@ def start_movement(state: State, rng: Rng) -> list[Event]:
 def logsheet_lines(state: State, player: str) -> list[dict[str, Any]]:
     """The player's Log Sheet as the paper sheet has it (006 C, 009 D-E): per turn, the C and
     T lines of each Hero and the other entries with their codes."""
+    # Every report of every record shows it: computed once per distinct sheet, a fresh copy
+    # each time (callers own what they get).
+    return json.loads(_logsheet_lines(json.dumps(state["logsheets"][player], sort_keys=True)))
+
+
+@lru_cache(maxsize=256)
+def _logsheet_lines(sheets_json: str) -> str:
+    sheets = json.loads(sheets_json)
     lines: list[dict[str, Any]] = []
     totals: dict[int, int] = {}
-    for turn in sorted(state["logsheets"][player], key=int):
-        s = logsheet.LogSheet.from_dict(state["logsheets"][player][turn])
+    for turn in sorted(sheets, key=int):
+        s = logsheet.LogSheet.from_dict(sheets[turn])
         lines.append(logsheet.notation(int(turn), s, totals))
         totals = control.hero_totals(totals, s.heroes)
-    return lines
+    return json.dumps(lines)
 
 
 def control_of(state: State, unit: int) -> str | None:
