@@ -395,3 +395,20 @@ def test_interrupted_adjudication_reruns_to_identical_bytes(
         monkeypatch.setattr(eng, "atomic_write", real)
         t.play_to_end()  # reruns the interrupted adjudication with the orders already in
         assert t.ledger_bytes() == want, crash_after
+
+
+def test_nmr_policy_wait_refuses_force_in_the_engine_itself(tmp_path: Path) -> None:
+    """The policy binds every caller of the engine, not only the command line."""
+    from pbem.core import campaign as campaign_mod
+    from tests.conftest import PLAYERS
+
+    gm = seeded_key("gm")
+    campaign_mod.create(tmp_path / "c", games.get("conformance"), campaign_id="wait-test",
+                        gm_key=gm, gm_key_path="gm",
+                        players={p: seeded_key(p).public_key().public_bytes_raw()
+                                 for p in PLAYERS},
+                        options={"rounds": "1", "nmr": "wait"}, chain_length=16)
+    c = campaign_mod.open_campaign(tmp_path / "c", games.get)
+    with pytest.raises(CampaignError, match="NMR policy of wait-test is 'wait'"):
+        engine.adjudicate(c, lambda: gm, force=True)
+    assert ledger.count(c.ledger_dir) == 0

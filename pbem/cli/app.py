@@ -136,6 +136,9 @@ def new(
     campaign.create(directory, ruleset, campaign_id=cid, gm_key=key,
                     gm_key_path=str(gm_key.absolute()), players=players, options=options,
                     chain_length=chain_length)
+    from pbem.core import deadlines
+
+    deadlines.record_opened_by(_open(directory), 0, now_utc())  # the join phase opens now
     typer.echo(f"created campaign {cid} ({ruleset.title}) in {directory}")
     typer.echo(f"next: send each player `pbem form {directory} --player NAME` (phase t00.join)")
 
@@ -246,26 +249,33 @@ def submit(directory: Annotated[Path, typer.Argument(metavar="DIR")],
 
 @app.command()
 def status(directory: Annotated[Path, typer.Argument(metavar="DIR")]) -> None:
-    """The open phase and who has submitted (with commitments)."""
-    from pbem.core import engine
+    """The open phase, its deadline and the NMR policy, and each acting player: submitted
+    (commitment, received time), missing, or late (docs/mail.md)."""
+    from pbem.core import deadlines, engine
 
     c = _open(directory)
-    seq, _, phase = engine.open_phase(c)
     head = engine.head(c)
     typer.echo(f"campaign {c.id} ({c.ruleset.title})")
-    typer.echo(f"ledger: {seq} records, head {head.prev_hash}")
+    typer.echo(f"ledger: {head.seq} records, head {head.prev_hash}")
+    if not c.is_gm:  # a public copy has the ledger but not the state, deadlines or inbox
+        nxt = head.record["next_phase"] if head.record else c.ruleset.join_phase(c.players).id
+        typer.echo(f"open phase: {nxt}" if nxt else "the game is over")
+        if nxt:
+            typer.echo(f"NMR policy: {deadlines.POLICY_TEXT[deadlines.nmr_policy(c)]}")
+            typer.echo("(deadlines and submissions are known only to the GM's copy)")
+        return
+    _, _, phase = engine.open_phase(c)
     if phase is None:
         typer.echo("the game is over")
         return
     typer.echo(f"open phase: {phase.id}{' (' + phase.title + ')' if phase.title else ''}"
                f"{', sealed' if phase.sealed else ''}")
-    deadline = c.settings().get("deadlines", {}).get(phase.id, "") if c.is_gm else ""
-    if deadline:
-        typer.echo(f"deadline: {deadline}")
-    pending = engine.pending_orders(c, phase) if c.is_gm else {}
-    for p in phase.actors:
-        typer.echo(f"  {p:12} " + (f"submitted {pending[p].commitment}" if p in pending
-                                   else "missing"))
+    typer.echo(f"NMR policy: {deadlines.POLICY_TEXT[deadlines.nmr_policy(c)]}")
+    st = deadlines.phase_status(c, deadlines.parse_time(now_utc()))
+    assert st is not None
+    typer.echo(f"deadline: {st.deadline.describe()}")
+    for a in st.actors:
+        typer.echo(f"  {a.player:12} {a.describe()}")
     if phase.automatic:
         typer.echo("  (automatic phase: nobody submits; run pbem adjudicate)")
 
@@ -278,12 +288,23 @@ def adjudicate(directory: Annotated[Path, typer.Argument(metavar="DIR")],
                                                            "given to pbem new).")] = None
                ) -> None:
     """Adjudicate the open phase (and any automatic phases after it)."""
-    from pbem.core import engine, report
+    from pbem.core import deadlines, engine, report
+    from pbem.core.campaign import Campaign
 
     c = _open(directory)
+    now = now_utc()
+    if force:  # the NMR policy 'wait' refuses here; 'default' may only add a note
+        for note in deadlines.check_force(c, deadlines.parse_time(now)):
+            typer.echo(note, err=True)
     key_path = gm_key or Path(str(c.settings().get("gm_key", "")))
+
+    def write_reports(camp: Campaign, k: int) -> None:
+        # When the phase opened, before its reports: default deadlines count from it.
+        deadlines.record_opened_by(camp, k, now)
+        report.write_reports(camp, k)
+
     written = engine.adjudicate(c, lambda: _load_key(key_path), force=force,
-                                write_reports=report.write_reports)
+                                write_reports=write_reports)
     for k in written:
         typer.echo(f"wrote ledger record {k:06d}")
     _, _, phase = engine.open_phase(c)
@@ -294,7 +315,9 @@ def adjudicate(directory: Annotated[Path, typer.Argument(metavar="DIR")],
 def report(directory: Annotated[Path, typer.Argument(metavar="DIR")],
            player: Annotated[str | None, typer.Option(help="The player (omit for the public "
                                                       "gazette).")] = None,
-           fmt: Annotated[str, typer.Option("--format", help="txt")] = "txt",
+           fmt: Annotated[str, typer.Option("--format", help="txt (mail), md (forum "
+                                            "Markdown), bbcode (phpBB) or html (one page "
+                                            "with the board picture).")] = "txt",
            seq: Annotated[int | None, typer.Option(help="Record number (default: the "
                                                    "latest).")] = None) -> None:
     """Render PLAYER's report (or the gazette) for a record."""
@@ -311,17 +334,87 @@ def audit(directory: Annotated[Path, typer.Argument(metavar="DIR")],
           seq: Annotated[int | None, typer.Option(help="With --explain: the record.")] = None,
           explain: Annotated[bool, typer.Option(help="Print every draw of record --seq with "
                                                 "its derivation.")] = False,
-          quiet: Annotated[bool, typer.Option("-q", "--quiet")] = False) -> None:
-    """Check signatures, chains, dice, commitments; re-adjudicate every phase that can be."""
+          quiet: Annotated[bool, typer.Option("-q", "--quiet")] = False,
+          jobs: Annotated[int | None, typer.Option(help="For a directory of campaigns: "
+                                                   "processes (default: all cores).")] = None,
+          ) -> None:
+    """Check signatures, chains, dice, commitments; re-adjudicate every phase that can be.
+
+    DIR may also be a directory of campaigns: each is audited, in parallel, one line each."""
     from pbem.core import audit as audit_mod
 
     if explain and seq is None:
         raise UsageError("--explain needs --seq N")
+    if directory.is_dir() and not (directory / "campaign.toml").exists():
+        _audit_many(directory, jobs, quiet)
+        return
     c = _open(directory)
     result = audit_mod.audit(c, (lambda _: None) if quiet and not explain else typer.echo,
                              explain=seq if explain else None)
     typer.echo(f"audit passed: {result.records} records"
                + (", every phase re-adjudicated" if result.replayed else ", public checks only"))
+
+
+def _audit_many(directory: Path, jobs: int | None, quiet: bool) -> None:
+    import os
+
+    from pbem import games
+    from pbem.core import audit_many
+
+    paths = audit_many.find_campaigns(directory)
+    if not paths:
+        raise UsageError(f"{directory} holds no campaign (no campaign.toml in it or below)")
+    failed = 0
+    with click.progressbar(length=len(paths), label="auditing", file=sys.stderr) as bar:
+        for result in audit_many.audit_all(paths, games.get, jobs=jobs or os.cpu_count() or 1):
+            bar.update(1)
+            failed += not result.ok
+            if not (quiet and result.ok):
+                typer.echo(result.line(directory))
+    typer.echo(f"audited {len(paths)} campaigns: {len(paths) - failed} passed, {failed} failed")
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def simulate(game: str,
+             games_: Annotated[int, typer.Option("--games", help="How many games.")] = 10,
+             players: Annotated[int | None, typer.Option(help="Players per game (default: "
+                                                         "every count in turn).")] = None,
+             seed: Annotated[str, typer.Option(help="Base seed; game i uses SEED.i.")] = "1",
+             jobs: Annotated[int | None, typer.Option(help="Processes (default: all "
+                                                      "cores).")] = None,
+             start: Annotated[int, typer.Option(help="Number of the first game.")] = 0,
+             option: Annotated[list[str] | None, typer.Option(help="K=V game option.")] = None,
+             keep: Annotated[Path | None, typer.Option(help="Keep each game's campaign in "
+                                                       "KEEP/NNNNN.")] = None,
+             ) -> None:
+    """Play many bot campaigns through the real path and check each one: the audit
+    (deterministic replay), secrecy of views and sealed orders, the game's conservation rules."""
+    import os
+
+    from pbem import games as registry
+    from pbem.core import simulate as sim
+
+    registry.get(game)
+    if games_ < 1:
+        raise UsageError("--games must be at least 1")
+    options = dict(item.partition("=")[::2] for item in option or [])
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+    reports = []
+    with click.progressbar(length=games_, label=f"simulating {game}", file=sys.stderr) as bar:
+        for report in sim.run(game, games_, seed=seed, players=players, options=options,
+                              resolve=registry.get, jobs=jobs or os.cpu_count() or 1,
+                              start=start, keep=keep):
+            bar.update(1)
+            reports.append(report)
+            if not report.ok:
+                typer.echo("\n".join(sim.describe_failure(report)), err=True)
+    for line in sim.summary(reports):
+        typer.echo(line)
+    if any(not r.ok for r in reports):
+        raise typer.Exit(1)
 
 
 @app.command()

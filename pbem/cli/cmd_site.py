@@ -2,8 +2,40 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app`` (imports of the library stay inside them)."""
+
+    @app.command()
+    def site(directory: Annotated[Path, typer.Argument(metavar="DIR")],
+             out: Annotated[Path, typer.Argument(metavar="OUT")],
+             public_only: Annotated[bool, typer.Option(
+                 "--public-only", help="Leave out the gazettes and board pictures even on "
+                 "the GM's copy (the site an exported copy gives).")] = False) -> None:
+        """Write the public web site of the campaign into OUT: an index, one page per
+        record with the gazette and board, the signed ledger, and the audit status.
+
+        OUT must be new, empty, or an earlier site of this campaign (it is updated)."""
+        from pbem import games
+        from pbem.channels import site as site_mod
+        from pbem.core.campaign import open_campaign
+        from pbem.core.errors import PbemError
+
+        c = open_campaign(directory, games.get)
+        result = site_mod.build(c, out, gazette=not public_only)
+        typer.echo(f"site of {c.id} in {out}: {result.records} records; "
+                   f"{result.written} files written, {result.unchanged} unchanged, "
+                   f"{result.removed} removed")
+        if not result.gazette:
+            typer.echo(f"no gazettes or board pictures: {result.gazette_note}")
+        typer.echo(f"open {out / 'index.html'}, or publish the folder as it is on any "
+                   "static host")
+        if not result.audit.passed:
+            raise PbemError(f"the site is written, but its audit failed: "
+                            f"{result.audit.message}")
+        typer.echo(f"audit passed: {result.audit.message}")

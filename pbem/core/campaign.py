@@ -54,7 +54,7 @@ class Campaign:
     #: False only for throwaway campaigns (demos, simulations, benchmarks): the engine then
     #: skips fsync. Writes stay atomic (rename), so only a power cut could lose anything.
     durable: bool = True
-    _settings: tuple[tuple[int, int], dict[str, Any]] | None = field(
+    _settings: tuple[tuple[int, int, int], dict[str, Any]] | None = field(
         default=None, init=False, repr=False, compare=False)
 
     @property
@@ -102,7 +102,7 @@ class Campaign:
             st = os.stat(path)
         except FileNotFoundError:
             return {}
-        stamp = (st.st_mtime_ns, st.st_size)
+        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)  # a save replaces the inode
         if self._settings is None or self._settings[0] != stamp:
             self._settings = (stamp, tomli.loads(path.read_text()))
         return copy.deepcopy(self._settings[1])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,7 +55,10 @@ class _Seeded:
 
 def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[str, str],
         resolve: campaign_mod.RulesetResolver, say: Callable[[str], None] = lambda _: None,
-        with_reports: bool = True) -> DemoResult:
+        with_reports: bool = True, timings: dict[str, list[float]] | None = None
+        ) -> DemoResult:
+    """Play the whole campaign; ``timings`` (if given) collects, per phase kind, the seconds
+    and the count of its adjudications (for ``pbem simulate``)."""
     if not ruleset.min_players <= players <= min(ruleset.max_players, len(NAMES)):
         raise PbemError(f"{ruleset.title} takes {ruleset.min_players} to "
                         f"{min(ruleset.max_players, len(NAMES))} players")
@@ -112,7 +116,12 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
             if result.errors:
                 raise PbemError("the bot's orders were rejected: " + "; ".join(
                     e.render() for e in result.errors))
+        started = time.perf_counter()
         written = engine.adjudicate(campaign, lambda: gm_key, write_reports=write)
+        if timings is not None:
+            spent = timings.setdefault(phase.kind, [0.0, 0])
+            spent[0] += time.perf_counter() - started
+            spent[1] += 1
         for k in written:
             say(f"record {k:06d} adjudicated")
     audited = audit_mod.audit(campaign)

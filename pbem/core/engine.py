@@ -10,12 +10,12 @@ input (state, orders, chain values, entropy) is already fixed on disk.
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import tomli
 import tomli_w
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -88,8 +88,16 @@ def head(campaign: Campaign) -> Head:
         return Head(0, ledger.file_hash(campaign.campaign_bytes), dice.mix_initial(campaign.id),
                     None)
     data = (campaign.ledger_dir / ledger.record_name(seq)).read_bytes()
+    known = _heads.get(campaign.ledger_dir)
+    if known is not None and known[0] == data:  # every receipt names the head: parse once
+        return known[1]
     record = ledger.load(data, ledger.record_name(seq))
-    return Head(seq, ledger.file_hash(data), bytes.fromhex(record["mix"]), record)
+    found = Head(seq, ledger.file_hash(data), bytes.fromhex(record["mix"]), record)
+    _heads[campaign.ledger_dir] = (data, found)
+    return found
+
+
+_heads: dict[Path, tuple[bytes, Head]] = {}
 
 
 def open_phase(campaign: Campaign) -> tuple[int, State | None, PhaseSpec | None]:
@@ -210,7 +218,7 @@ def _make_pending(campaign: Campaign, phase: PhaseSpec, order: OrderFile, inbox_
                   source: str, received: str) -> Receipt:
     directory = pending_dir(campaign, phase.id)
     meta_path = directory / f"{order.player}.toml"
-    meta: dict[str, Any] = tomllib.loads(meta_path.read_text()) if meta_path.is_file() else {}
+    meta: dict[str, Any] = tomli.loads(meta_path.read_text()) if meta_path.is_file() else {}
     commit = order.commitment
     if meta.get("commitment") == commit:
         return Receipt(order.player, phase.id, commit, "unchanged")
@@ -384,6 +392,11 @@ def adjudicate(campaign: Campaign, gm_key: GmKeyLoader, *, force: bool = False,
                 raise CampaignError("the game is over: there is nothing left to adjudicate")
             accepted = pending_orders(campaign, phase)
             missing = [p for p in phase.actors if p not in accepted]
+            if missing and force and not written and campaign.options.get("nmr") == "wait":
+                # The NMR policy fixed at pbem new (docs/mail.md): never default orders.
+                raise CampaignError(f"the NMR policy of {campaign.id} is 'wait': phase "
+                                    f"{phase.id} waits for orders from {', '.join(missing)} "
+                                    "(--force cannot apply defaults; extend the deadline)")
             if missing and not (force and not written):
                 if written:
                     break

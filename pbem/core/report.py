@@ -8,23 +8,27 @@ reaches a template, so a template slip cannot leak another player's secrets.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import textwrap
 from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Any
 
-from jinja2 import StrictUndefined
+from jinja2 import StrictUndefined, Template, select_autoescape
 from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup
 
-from pbem.core import engine, ledger
+from pbem.core import deadlines, engine, ledger
 from pbem.core.campaign import Campaign
 from pbem.core.errors import CampaignError, UsageError
 from pbem.core.forms import render_form
 from pbem.core.fsutil import atomic_write
 from pbem.core.resources import share_dir
 
-FORMATS = ("txt",)
+#: txt: plain mail body (78 columns); md: forum Markdown; bbcode: phpBB; html: one standalone
+#: page with inline CSS and an SVG board. docs/reports.md says what each shows.
+FORMATS = ("txt", "md", "bbcode", "html")
 Fresh = Callable[[str], str]
 
 
@@ -34,14 +38,25 @@ def _fresh(_: str) -> str:
 
 @cache
 def _environment() -> SandboxedEnvironment:
-    # One environment per process: Jinja caches compiled templates per environment.
+    # One environment per process: Jinja caches compiled templates per environment. The
+    # templates ship with pbem and do not change while it runs, so no reload checks.
+    # ``*.html.j2`` templates escape everything they insert; the others are plain text.
     from jinja2 import FileSystemLoader
 
     env = SandboxedEnvironment(loader=FileSystemLoader(str(share_dir("templates"))),
                                undefined=StrictUndefined, keep_trailing_newline=True,
-                               trim_blocks=True, lstrip_blocks=True, autoescape=False)
-    env.filters["wrap"] = wrap
+                               trim_blocks=True, lstrip_blocks=True, auto_reload=False,
+                               autoescape=select_autoescape(enabled_extensions=("html.j2",),
+                                                            default_for_string=False,
+                                                            default=False))
+    env.filters.update(wrap=wrap, md=md_escape, mdcode=md_code, fence=fence, bb=bb_escape)
     return env
+
+
+@cache
+def _template(game: str, fmt: str) -> Template:
+    """The game's own template for ``fmt``, or the shared one under ``_base/``."""
+    return _environment().select_template([f"{game}/report.{fmt}.j2", f"_base/report.{fmt}.j2"])
 
 
 @lru_cache(maxsize=4096)
@@ -50,6 +65,49 @@ def wrap(text: str, first: str = "", rest: str = "  ", width: int = 78) -> str:
     line starting with ``first`` and the others with ``rest``."""
     return "\n".join(textwrap.wrap(str(text), width, initial_indent=first,
                                     subsequent_indent=rest, break_on_hyphens=False)) or first
+
+
+_MD_ANYWHERE = re.compile(r"[\\`*_\[\]<>|~]|&(?=#?\w+;)")
+_MD_LINE_START = re.compile(r"(\s*)(\d+(?=[.)])|[#+=-])")
+
+
+@lru_cache(maxsize=8192)
+def md_escape(text: str) -> str:
+    """Template filter: ``text`` shown literally by Markdown renderers (CommonMark, forums).
+    A backslash goes before every character that could start markup anywhere (emphasis, code,
+    links, raw HTML, tables, entities) and before one that starts a heading or a list at the
+    start of the text; parentheses, dots and dashes inside sentences stay as they are."""
+    text = _MD_ANYWHERE.sub(lambda m: "\\" + m.group(0), str(text))
+    start = _MD_LINE_START.match(text)
+    if start:
+        mark = start.end()
+        if start.group(2)[0].isdigit():  # "1." or "1)" would start a numbered list
+            return text[:mark] + "\\" + text[mark:]
+        return text[:start.start(2)] + "\\" + text[start.start(2):]
+    return text
+
+
+def md_code(text: str) -> str:
+    """Template filter: ``text`` as a Markdown code span, whatever backticks it holds."""
+    text = str(text)
+    ticks = "`" * (max((len(r) for r in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def fence(text: str) -> str:
+    """Template filter: a code fence longer than any run of backticks in ``text``."""
+    return "`" * max(3, max((len(r) for r in re.findall("`+", str(text))), default=0) + 1)
+
+
+_BB_TAG = re.compile(r"\[(?=/?[A-Za-z*][^\[\]\n]{0,40}\])")
+
+
+@lru_cache(maxsize=8192)
+def bb_escape(text: str) -> str:
+    """Template filter: ``text`` shown literally by phpBB. BBCode has no escape character, so
+    a ``[`` that could open a tag is followed by an empty ``[b][/b]``, which phpBB drops."""
+    return _BB_TAG.sub("[[b][/b]", str(text))
 
 
 def context(campaign: Campaign, seq: int, player: str | None,
@@ -72,7 +130,7 @@ def context(campaign: Campaign, seq: int, player: str | None,
     if player is not None and nxt is not None and player in nxt.actors and seq == last:
         form = render_form(campaign.id, player, nxt, ruleset.order_form(view, nxt, player),
                            fresh("salt"), fresh("entropy"))
-    deadline = campaign.settings().get("deadlines", {}).get(nxt.id, "") if nxt else ""
+    deadline = deadlines.deadline_text(campaign, nxt.id) if nxt and campaign.is_gm else ""
     return {
         "campaign": campaign.id, "game_title": ruleset.title, "seq": seq, "player": player,
         "phase": record["phase"], "events": record.get("events", []), "private": private,
@@ -106,14 +164,19 @@ def _position(view: dict[str, Any]) -> list[str]:
 
 def render(campaign: Campaign, seq: int, player: str | None, fmt: str = "txt",
            fresh: Fresh = _fresh, loaded: tuple[dict[str, Any], Any, Any] | None = None) -> str:
+    """The report of record ``seq`` for ``player`` (``None``: the public gazette) in ``fmt``,
+    one of :data:`FORMATS`. ``fresh`` makes the form's salt and entropy; ``loaded`` is
+    (record, state, private) when the caller already read them (see :func:`context`)."""
     if fmt not in FORMATS:
-        raise UsageError(f"format {fmt!r} is not available yet; choose {', '.join(FORMATS)}")
-    env = _environment()
-    names = [f"{campaign.ruleset.name}/report.{fmt}.j2", f"_base/report.{fmt}.j2"]
-    template = env.select_template(names)
+        raise UsageError(f"format {fmt!r} is not available; choose {', '.join(FORMATS)}")
+    template = _template(campaign.ruleset.name, fmt)
     ctx = context(campaign, seq, player, fresh, loaded)
     if (template.name or "").startswith("_base/"):
         ctx["position"] = _position(ctx["view"])  # only the generic template lists it
+    # The picture is drawn from the view alone (Ruleset.board_svg); its builder escapes
+    # every text it inserts, so the template takes it as markup.
+    ctx["board"] = Markup(campaign.ruleset.board_svg(ctx["view"], player)) if fmt == "html" \
+        else ""
     return template.render(**ctx)
 
 

@@ -101,8 +101,9 @@ class Ruleset(ABC):
                 problems.append(Problem(f"--option {key}", f"{self.name} has no option {key!r}",
                                         f"known options: {known}"))
             elif spec.choices and value not in spec.choices:
-                problems.append(Problem(f"--option {key}", f"{value!r} is not one of "
-                                        f"{', '.join(spec.choices)}"))
+                shown = (", ".join(spec.choices) if len(spec.choices) <= 12 else
+                         f"{spec.choices[0]} ... {spec.choices[-1]}")
+                problems.append(Problem(f"--option {key}", f"{value!r} is not one of {shown}"))
         if not self.min_players <= len(players) <= self.max_players:
             problems.append(Problem("--player", f"{self.title} takes {self.min_players} to "
                                     f"{self.max_players} players, not {len(players)}"))
@@ -178,6 +179,25 @@ class Ruleset(ABC):
         """An inline SVG picture of the board drawn from the map data and ``view`` alone (what
         ``player`` may see), with a legend; empty for a game without a picture."""
         return ""
+
+    # --- what simulations check (pbem simulate) -----------------------------------------
+
+    def invariants(self, before: State | None, after: State, events: Sequence[Event],
+                   private: Mapping[str, Sequence[Event]]) -> list[str]:
+        """The game's conservation rules between two states, one message per breach: pieces
+        in exactly one place, no negative holdings, scores that recompute from the events.
+        ``before`` is None for the state set up by the join phase."""
+        return []
+
+    def hide_from_others(self, state: State, player: str) -> State | None:
+        """A copy of ``state`` whose parts hidden from everyone but ``player`` are changed to
+        marker values (None: nothing to check now). Every other player's view, and the
+        public one, must be identical for both states: that is what secrecy means."""
+        return None
+
+    def roles(self, state: State) -> dict[str, str]:
+        """Each player's side (a god, a character) for the statistics of simulations."""
+        return {}
 
     def result(self, state: State) -> dict[str, Any]:
         """Final standings for the end-of-game report; empty while the game runs."""

@@ -65,7 +65,7 @@ class Conformance(Ruleset):
     min_players = 2
     max_players = 10
     options: ClassVar[Mapping[str, OptionSpec]] = {
-        "rounds": OptionSpec("3", tuple(str(i) for i in range(1, 13)),
+        "rounds": OptionSpec("3", tuple(str(i) for i in range(1, 1001)),
                              "how many rounds the game lasts")}
 
     # --- join and setup ----------------------------------------------------------------
@@ -255,6 +255,11 @@ class Conformance(Ruleset):
         if phase.kind == "voyage":
             return {"dice": rng.draw(f"bot/{player}/dice", 3)}
         return {}
+
+    def board_svg(self, view: Mapping[str, Any], player: str | None) -> str:
+        from pbem.games.conformance import board
+
+        return board.svg(view, player)
 
     def result(self, state: State) -> dict[str, Any]:
         if state["round"] <= state["rounds"]:

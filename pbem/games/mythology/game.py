@@ -14,6 +14,7 @@ from pbem.games.mythology import (
     bot,
     cards,
     fates,
+    invariants,
     logsheet,
     moving,
     occurrences,
@@ -550,6 +551,19 @@ class Mythology(Ruleset):
             if entries:
                 out.append(f"          {entries}")
         return out
+
+    def invariants(self, before: State | None, after: State, events: Sequence[Event],
+                   private: Mapping[str, Sequence[Event]]) -> list[str]:
+        return invariants.check(self.c, before, after, events, private)
+
+    def hide_from_others(self, state: State, player: str) -> State | None:
+        return invariants.hide_from_others(state, player)
+
+    def roles(self, state: State) -> dict[str, str]:
+        names = {p: self.c.gods[g].name for p, g in state["gods"].items()}
+        if zeus.on(state):
+            names[zeus.player(state)] = "Zeus"
+        return names
 
     def result(self, state: State) -> dict[str, Any]:
         if state["step"] != "over":

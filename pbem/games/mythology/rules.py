@@ -248,7 +248,9 @@ def logsheet_lines(state: State, player: str) -> list[dict[str, Any]]:
     T lines of each Hero and the other entries with their codes."""
     # Every report of every record shows it: computed once per distinct sheet, a fresh copy
     # each time (callers own what they get).
-    return json.loads(_logsheet_lines(json.dumps(state["logsheets"][player], sort_keys=True)))
+    lines: list[dict[str, Any]] = json.loads(
+        _logsheet_lines(json.dumps(state["logsheets"][player], sort_keys=True)))
+    return lines
 
 
 @lru_cache(maxsize=256)

@@ -1,0 +1,148 @@
+"""The reply ``pbem ingest`` sends for a message: a receipt per block, or the precise errors.
+
+Plain text within 78 columns (phones, terminals), threaded under the player's mail
+(``In-Reply-To``, ``References``, ``Re:`` subject) and marked ``Auto-Submitted:
+auto-replied`` (RFC 3834) so that vacation responders do not answer it and start a loop.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import textwrap
+from datetime import datetime
+from email.message import EmailMessage
+
+from pbem.channels.results import (
+    ALREADY,
+    FORM_COPY,
+    QUOTED,
+    REJECTED,
+    BlockResult,
+    MessageResult,
+)
+from pbem.core.errors import IllegalOrderError, ProblemsError
+
+WIDTH = 78
+PLACEHOLDER_FROM = "pbem@localhost"
+_STATUS = {
+    "accepted": "Accepted",
+    "replaced": "Accepted, replacing the orders you sent before",
+    "unchanged": "Already accepted (the same orders again; nothing changed)",
+}
+
+
+def _wrap(text: str, first: str = "", rest: str | None = None) -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=first,
+                         subsequent_indent=first if rest is None else rest,
+                         break_on_hyphens=False, break_long_words=True) or [first.rstrip()]
+
+
+def _errors(error: ProblemsError) -> list[str]:
+    # ProblemsError.render() without the source prefix: the place is said on its own line.
+    lines: list[str] = []
+    for line in ProblemsError(error.problems).render().split("\n"):
+        lines += _wrap(line, "   - ", "     ")
+    return lines
+
+
+def block_lines(n: int, b: BlockResult, *, details: bool = True) -> list[str]:
+    """The paragraph about block ``n`` of a message. ``details=False`` withholds the rules'
+    objections, which can tell of the player's hidden position (see :mod:`ingest`)."""
+    who = f"orders of {b.player} for phase {b.phase}" if b.player else "order block"
+    out: list[str] = []
+    if b.status in _STATUS and b.receipt is not None:
+        r = b.receipt
+        out += _wrap(f"{n}. {_STATUS[b.status]}: orders of {r.player} for phase {r.phase}",
+                     "", "   ")
+        out += _wrap(f"Found in: {b.where}", "   ", "     ")
+        head = (f"record {b.ledger_seq}" if b.ledger_seq else
+                "no record yet, campaign.toml")
+        out += ["   Commitment:", f"     {r.commitment}",
+                f"   Ledger head: {head}, sha256", f"     {b.ledger_head}"]
+    elif b.status == REJECTED and b.error is not None:
+        out += _wrap(f"{n}. Rejected: {who}", "", "   ")
+        out += _wrap(f"Found in: {b.where}", "   ", "     ")
+        if details or not isinstance(b.error, IllegalOrderError):
+            out += ["   What is wrong, where, and how to fix it:", *_errors(b.error)]
+        else:
+            out += _wrap("The rules of the game forbid these orders. The details concern "
+                         f"the position of {b.player} and were sent only to the address "
+                         f"registered for {b.player}.", "   ")
+    elif b.status == QUOTED:
+        out += _wrap(f"{n}. Quoted, not submitted: {who}", "", "   ")
+        out += _wrap(f"Found in: {b.where}, inside a quote", "   ", "     ")
+        out += _wrap('Text quoted with ">" is the mail you replied to, not new orders. To '
+                     'send these orders, paste the signed block without the ">" marks, or '
+                     "attach the signed file.", "   ")
+    elif b.status == FORM_COPY:
+        out += _wrap(f"{n}. Ignored: an unsigned copy of the form for {b.player}, phase "
+                     f"{b.phase}", "", "   ")
+        out += _wrap(f"Found in: {b.where}", "   ", "     ")
+        out += _wrap("The signed orders for the same phase in this message were used.", "   ")
+    elif b.status == ALREADY:
+        out += _wrap(f"{n}. Already received earlier: {who}", "", "   ")
+    return out
+
+
+def body(result: MessageResult, campaign_id: str, *,
+         details: dict[int, bool] | None = None, on_behalf: str = "") -> str:
+    """The text of the reply to ``result``; ``details[i]`` false withholds block i's rule
+    objections (see :func:`block_lines`). ``on_behalf`` names the sender when the text goes
+    to the player whose orders someone else sent."""
+    subject = f' "{result.subject}"' if result.subject else ""
+    if on_behalf:
+        lines = _wrap(f"This is pbem, the adjudicator of campaign {campaign_id}. A message"
+                      f"{subject} from {on_behalf} carried orders signed with your key. "
+                      "What the rules found wrong with them is for you only:")
+    else:
+        lines = _wrap(f"This is pbem, the adjudicator of campaign {campaign_id}, answering "
+                      f"your message{subject}.")
+    lines.append("")
+    if not result.blocks:
+        lines += _wrap("No order block was found in it. Orders go between the lines "
+                       "-----BEGIN PBEM ORDERS----- and -----END PBEM ORDERS-----, followed "
+                       "by your SSH signature: fill in the form of your report, sign it "
+                       "with pbem sign, and paste the result in the mail or attach the file.")
+        for problem in result.problems:
+            lines += _wrap(f"Could not read: {problem}", "", "  ")
+    for i, b in enumerate(result.blocks):
+        lines += [*block_lines(i + 1, b, details=(details or {}).get(i, True)), ""]
+    if any(b.status == REJECTED for b in result.blocks):
+        lines += _wrap("Nothing was changed for the rejected blocks: correct them, sign "
+                       "again and send them in a new mail.")
+        lines.append("")
+    if any(b.receipt is not None for b in result.blocks):
+        lines += _wrap("Keep this receipt. The commitment is what the ledger will list for "
+                       "your orders when the phase is adjudicated; anyone can check it "
+                       "there with pbem audit. A new signed file sent before the deadline "
+                       "replaces these orders.")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def reply_subject(subject: str) -> str:
+    return subject if subject[:3].lower() == "re:" else f"Re: {subject or 'your orders'}"
+
+
+def build(result: MessageResult, references: str, *, sender: str, to: str, text: str,
+          date: str, tag: str = "") -> EmailMessage:
+    """The reply mail. ``date`` is RFC 3339 UTC (the caller's clock); the Message-ID is
+    derived from the original message and ``tag``, so it is the same if written again."""
+    msg = EmailMessage()
+    msg["From"] = sender or PLACEHOLDER_FROM
+    msg["To"] = to
+    msg["Subject"] = reply_subject(result.subject)
+    when = datetime.fromisoformat(date.replace("Z", "+00:00")) if date else None
+    if when is not None:
+        msg["Date"] = email.utils.format_datetime(when)
+    domain = email.utils.parseaddr(sender or PLACEHOLDER_FROM)[1].rpartition("@")[2]
+    seed = f"{result.source}\n{result.message_id}\n{tag}\n".encode()
+    msg["Message-ID"] = f"<pbem-receipt.{hashlib.sha256(seed).hexdigest()[:24]}@" \
+                        f"{domain or 'localhost'}>"
+    if result.message_id:
+        msg["In-Reply-To"] = result.message_id
+        refs = " ".join((references + " " + result.message_id).split()[-20:])
+        msg["References"] = refs
+    msg["Auto-Submitted"] = "auto-replied"
+    msg.set_content(text, charset="utf-8", cte="quoted-printable")
+    return msg

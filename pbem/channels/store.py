@@ -1,0 +1,124 @@
+"""What ``pbem ingest`` keeps under ``gm/``: every message received, the ones it could not use,
+and what it has already read.
+
+``gm/mail/received`` and ``gm/mail/unused`` are Maildirs (any mail client opens them) holding
+the raw bytes as they arrived; forum texts go to ``gm/forum/received`` and ``gm/forum/unused``.
+Files are named after the SHA-256 of their bytes, so keeping the same message twice writes
+nothing new, and are delivered the Maildir way (written and synced in ``tmp/``, renamed into
+``new/``), so a crash never leaves half a message. ``gm/mail/seen.txt`` lists what was read,
+so that reading a mailbox again does not answer the same mail twice.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+from pathlib import Path
+from types import TracebackType
+
+from pbem.core.campaign import Campaign
+from pbem.core.fsutil import atomic_write, fsync_dir
+
+
+def mail_dir(campaign: Campaign) -> Path:
+    return campaign.gm_dir / "mail"
+
+
+def forum_dir(campaign: Campaign) -> Path:
+    return campaign.gm_dir / "forum"
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def deliver(maildir: Path, data: bytes, suffix: str = "") -> Path:
+    """Keep ``data`` in the Maildir ``maildir`` (created if needed); its path in ``new/`` or
+    ``cur/`` (a mail client may have moved it there since)."""
+    name = f"{digest(data)[:32]}.pbem{suffix}"
+    known = _names(maildir)
+    if name in known:
+        for sub in ("new", "cur"):
+            for existing in (maildir / sub).glob(name + "*"):
+                return existing
+    tmp = maildir / "tmp" / name
+    atomic_write(tmp, data, 0o600, sync_dir=False)  # the rename below is what must last
+    final = maildir / "new" / name
+    os.replace(tmp, final)
+    fsync_dir(final.parent)
+    known.add(name)
+    return final
+
+
+_listed: dict[Path, set[str]] = {}
+
+
+def _names(maildir: Path) -> set[str]:
+    """The names (without ``:2,`` flags) of the messages in ``maildir``, listed once per
+    process and kept up to date by :func:`deliver`: a run over thousands of messages must
+    not list the folder for each one."""
+    if maildir not in _listed:
+        for sub in ("tmp", "new", "cur"):
+            (maildir / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
+        _listed[maildir] = {n.split(":", 1)[0] for sub in ("new", "cur")
+                            for n in os.listdir(maildir / sub)}
+    return _listed[maildir]
+
+
+def keep_file(directory: Path, data: bytes, suffix: str = ".txt") -> Path:
+    """Keep a forum text in ``directory`` under the hash of its bytes."""
+    path = directory / f"{digest(data)[:32]}{suffix}"
+    if not path.exists():
+        atomic_write(path, data, 0o600)
+    return path
+
+
+class Seen:
+    """``gm/mail/seen.txt``: one line per message read (``sha256:<hex>`` and, when it has one,
+    ``msgid:<Message-ID>``) and one per forum block submitted (``block:<hex>``)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.tokens: set[str] = set()
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                self.tokens.update(line.split())
+
+    def __contains__(self, token: str) -> bool:
+        return token in self.tokens
+
+    def add(self, *tokens: str) -> None:
+        """Record ``tokens`` on one line, durably: a crash right after cannot forget them."""
+        clean = ["".join(t.split()) for t in tokens if t]
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, (" ".join(clean) + "\n").encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self.tokens.update(clean)
+
+
+class IngestLock:
+    """An exclusive ``flock`` on ``gm/mail/lock``: one ``pbem ingest`` at a time, so two runs
+    over the same mailbox cannot both answer a message. (The engine's own campaign lock is
+    taken by each submission inside.)"""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self.path = mail_dir(campaign) / "lock"
+        self.fd: int | None = None
+
+    def __enter__(self) -> IngestLock:
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self.fd is not None:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = None

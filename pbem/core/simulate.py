@@ -1,0 +1,252 @@
+"""``pbem simulate``: many whole bot campaigns through the real path, each one checked.
+
+Every game is a ``pbem demo`` (bots fill the real forms, sign them with their own keys, submit
+them to the inbox; the engine adjudicates and signs the ledger) with its own seed, so any game
+can be played again on its own. After each game:
+
+- the audit passes, which re-adjudicates every phase and rebuilds every record byte for byte
+  (deterministic replay);
+- secrecy holds as non-interference: a player's hidden holdings replaced by marker values
+  (:meth:`Ruleset.hide_from_others`) change nobody else's view, nor the public one; and the
+  salt of every sealed order file (a unique random value) appears in no ledger record before
+  the record that reveals it;
+- the game's conservation rules hold between every two states (:meth:`Ruleset.invariants`).
+
+A failure names the game and prints the command that plays it again.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.core import demo, engine, ledger
+from pbem.core.campaign import Campaign, open_campaign
+from pbem.core.ruleset import Ruleset
+
+Resolver = Callable[[str], Ruleset]
+
+
+@dataclass
+class GameReport:
+    """One simulated game: its numbers, or what went wrong."""
+
+    index: int
+    seed: str
+    players: int
+    command: str
+    records: int = 0
+    seconds: float = 0.0
+    scores: dict[str, int] = field(default_factory=dict)
+    seats: list[str] = field(default_factory=list)
+    roles: dict[str, str] = field(default_factory=dict)
+    phase_seconds: dict[str, list[float]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def players_for(ruleset: Ruleset, index: int, players: int | None) -> int:
+    """``players``, or (when not given) every count the game takes, in turn."""
+    if players is not None:
+        return players
+    low, high = ruleset.min_players, min(ruleset.max_players, len(demo.NAMES))
+    return low + index % (high - low + 1)
+
+
+def game_seed(seed: str, index: int) -> str:
+    return f"{seed}.{index}"
+
+
+def command(game: str, seed: str, index: int, players: int, options: dict[str, str]) -> str:
+    opts = "".join(f" --option {k}={v}" for k, v in sorted(options.items()))
+    return (f"pbem simulate {game} --games 1 --start {index} --seed {seed} "
+            f"--players {players}{opts} --keep DIR")
+
+
+def play(game: str, index: int, *, seed: str, players: int | None, options: dict[str, str],
+         resolve: Resolver, keep: Path | None = None) -> GameReport:
+    """Play and check game number ``index``. ``keep``: leave its campaign in keep/<index>."""
+    ruleset = resolve(game)
+    n = players_for(ruleset, index, players)
+    report = GameReport(index, game_seed(seed, index), n,
+                        command(game, seed, index, n, options))
+    base = Path(tempfile.mkdtemp(prefix=f"pbem-sim-{game}-"))
+    root = base / "game"
+    started = time.perf_counter()
+    try:
+        result = demo.run(ruleset, root, players=n, seed=report.seed, options=options,
+                          resolve=resolve, with_reports=False, timings=report.phase_seconds)
+        report.seconds = time.perf_counter() - started
+        report.records = result.records
+        report.scores = dict(result.result.get("score", {}))
+        campaign = open_campaign(result.campaign_dir, resolve, durable=False)
+        report.seats = list(campaign.players)
+        report.problems += check(campaign)
+        _, final, _ = engine.open_phase(campaign)
+        if final is not None:
+            report.roles = ruleset.roles(final)
+    except Exception as exc:  # a simulation reports every failure, whatever it is
+        report.problems.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        if keep is not None:
+            target = keep / f"{index:05d}"
+            if target.exists():
+                shutil.rmtree(target)
+            if root.exists():
+                shutil.move(str(root), target)
+        shutil.rmtree(base, ignore_errors=True)
+    return report
+
+
+# --- the checks --------------------------------------------------------------------------
+
+
+def check(campaign: Campaign, *, sample: int = 2) -> list[str]:
+    """Every check after a game (the audit already ran in the demo). ``sample``: how many
+    other players' views are compared per record, besides the public view."""
+    problems: list[str] = []
+    ruleset = campaign.ruleset
+    players = list(campaign.players)
+    records = {seq: data for seq, data in ledger.iter_records(campaign.ledger_dir)}
+    before = None
+    for seq in sorted(records):
+        record = ledger.load(records[seq])
+        state = engine.load_state(campaign, seq)
+        assert state is not None
+        private = engine.load_private(campaign, seq)["private"]
+        for message in ruleset.invariants(before, state, record.get("events", []), private):
+            problems.append(f"record {seq} ({record['phase']}): {message}")
+        # Non-interference: one player's secrets changed, the others' views are not.
+        owner = players[seq % len(players)]
+        hidden = ruleset.hide_from_others(state, owner)
+        if hidden is not None:
+            others = [p for p in players if p != owner]
+            k = seq % len(others) if others else 0
+            readers: list[str | None] = [None, *(others[k:] + others[:k])[:sample]]
+            for reader in readers:
+                if ruleset.view(hidden, reader) != ruleset.view(state, reader):
+                    who = reader or "the public"
+                    problems.append(f"record {seq} ({record['phase']}): the view of {who} "
+                                    f"changes with {owner}'s hidden holdings (a leak)")
+        before = state
+    problems += _sealed_salts(campaign, records)
+    return problems
+
+
+def _sealed_salts(campaign: Campaign, records: dict[int, bytes]) -> list[str]:
+    """The salt of each sealed order file is in no ledger record before its reveal."""
+    problems = []
+    revealed_at: dict[tuple[int, str], int] = {}
+    sealed: list[tuple[int, str]] = []
+    for seq in sorted(records):
+        record = ledger.load(records[seq])
+        for item in record.get("revealed", []):
+            revealed_at[(item["seq"], item["player"])] = seq
+        sealed += [(seq, p) for p in record.get("commitments", {})
+                   if p not in record.get("orders", {})]
+    last = max(records, default=0)
+    for seq, player in sealed:
+        path = engine.record_dir(campaign, seq) / "orders" / f"{player}.txt"
+        salt = engine.parse_stored(path.read_text(), str(path)).envelope.salt.encode()
+        until = revealed_at.get((seq, player), last + 1)
+        for k in range(seq, until):
+            if salt in records[k]:
+                problems.append(f"record {k}: holds the salt of {player}'s sealed orders of "
+                                f"record {seq}, before their reveal in record {until}")
+    return problems
+
+
+# --- many games --------------------------------------------------------------------------
+
+
+def run(game: str, games: int, *, seed: str, players: int | None, options: dict[str, str],
+        resolve: Resolver, jobs: int = 1, start: int = 0, keep: Path | None = None
+        ) -> Iterator[GameReport]:
+    """Play games ``start .. start+games-1`` on ``jobs`` processes; reports as they finish."""
+    indexes = range(start, start + games)
+    if jobs <= 1:
+        for i in indexes:
+            yield play(game, i, seed=seed, players=players, options=options, resolve=resolve,
+                       keep=keep)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    # fork: the workers inherit the registry of games (and a test's variants of them).
+    with ProcessPoolExecutor(max_workers=jobs,
+                             mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = [pool.submit(play, game, i, seed=seed, players=players, options=options,
+                               resolve=resolve, keep=keep) for i in indexes]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+def summary(reports: Sequence[GameReport]) -> list[str]:
+    """The table ``pbem simulate`` prints: lengths, scores, win rates, the slowest phase."""
+    done = sorted(reports, key=lambda r: r.index)
+    good = [r for r in done if r.ok]
+    lines = [f"games: {len(done)}, passed every check: {len(good)}, failed: "
+             f"{len(done) - len(good)}"]
+    if not good:
+        return lines
+    lengths = [r.records for r in good]
+    lines.append(f"length (records): min {min(lengths)}, median "
+                 f"{statistics.median(lengths):g}, max {max(lengths)}")
+    seconds = [r.seconds for r in good]
+    lines.append(f"time per game (s): mean {statistics.mean(seconds):.2f}, max "
+                 f"{max(seconds):.2f}")
+    scores = [s for r in good for s in r.scores.values()]
+    if scores:
+        winners = [max(r.scores.values()) for r in good if r.scores]
+        lines.append(f"scores: min {min(scores)}, mean {statistics.mean(scores):.1f}, max "
+                     f"{max(scores)}; winning score mean {statistics.mean(winners):.1f}")
+    by_seat: dict[int, list[float]] = defaultdict(lambda: [0.0, 0])
+    by_role: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+    for r in good:
+        if not r.scores:
+            continue
+        best = max(r.scores.values())
+        top = [p for p, s in r.scores.items() if s == best]
+        for seat, p in enumerate(r.seats, start=1):
+            share = 1 / len(top) if p in top else 0.0
+            by_seat[seat][0] += share
+            by_seat[seat][1] += 1
+            if p in r.roles:
+                by_role[r.roles[p]][0] += share
+                by_role[r.roles[p]][1] += 1
+    if by_seat:
+        lines.append("win rate by seat: " + ", ".join(
+            f"{seat}: {w / n:.0%} of {n:g}" for seat, (w, n) in sorted(by_seat.items())))
+    if by_role:
+        lines.append("win rate by side: " + ", ".join(
+            f"{role}: {w / n:.0%} of {n:g}" for role, (w, n) in sorted(by_role.items())))
+    kinds: dict[str, float] = defaultdict(float)
+    counts: Counter[str] = Counter()
+    for r in good:
+        for kind, (secs, n) in r.phase_seconds.items():
+            kinds[kind] += secs
+            counts[kind] += int(n)
+    if kinds:
+        slow = max(kinds, key=lambda k: kinds[k] / counts[k])
+        lines.append(f"slowest phase: {slow}, mean {kinds[slow] / counts[slow] * 1000:.1f} ms "
+                     f"per adjudication ({counts[slow]} of them)")
+    return lines
+
+
+def describe_failure(report: GameReport) -> list[str]:
+    lines = [f"game {report.index} (seed {report.seed}, {report.players} players) FAILED:"]
+    lines += [f"  {p}" for p in report.problems[:10]]
+    if len(report.problems) > 10:
+        lines.append(f"  ... and {len(report.problems) - 10} more")
+    lines.append(f"  reproduce: {report.command}")
+    return lines
+
