@@ -473,15 +473,9 @@ def test_the_html_report_on_a_phone_in_chromium(played: dict[str, Played], copie
     board's own frame does), the board has a real size, and the order form's text as the
     browser gives it to the clipboard is the form (all but the selection's last line break,
     which the order block does not contain)."""
-    missing = "" if CHROMIUM.is_file() else f"{CHROMIUM} is missing (.ci/run installs it)"
-    try:
-        from playwright import sync_api
-    except ImportError:
-        missing = missing or "the playwright package is missing (pip install -e '.[test]')"
-    if missing:
-        if os.environ.get("PBEM_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"PBEM_REQUIRE_BROWSER=1 but {missing}")
-        pytest.skip(missing)
+    from tests.test_site_browser import _browser_or_skip
+
+    sync_api = _browser_or_skip()
     d = played["mythology"]
     seq = DEMOS["mythology"][1]
     c = d.at(seq, copies)

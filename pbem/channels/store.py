@@ -11,14 +11,12 @@ so that reading a mailbox again does not answer the same mail twice.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 from pathlib import Path
-from types import TracebackType
 
 from pbem.core.campaign import Campaign
-from pbem.core.fsutil import atomic_write, fsync_dir
+from pbem.core.fsutil import CampaignLock, atomic_write, fsync_dir
 
 
 def mail_dir(campaign: Campaign) -> Path:
@@ -101,24 +99,11 @@ class Seen:
         self.tokens.update(clean)
 
 
-class IngestLock:
+class IngestLock(CampaignLock):
     """An exclusive ``flock`` on ``gm/mail/lock``: one ``pbem ingest`` at a time, so two runs
     over the same mailbox cannot both answer a message. (The engine's own campaign lock is
     taken by each submission inside.)"""
 
     def __init__(self, campaign: Campaign) -> None:
-        self.path = mail_dir(campaign) / "lock"
-        self.fd: int | None = None
-
-    def __enter__(self) -> IngestLock:
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        fcntl.flock(self.fd, fcntl.LOCK_EX)
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        if self.fd is not None:
-            fcntl.flock(self.fd, fcntl.LOCK_UN)
-            os.close(self.fd)
-            self.fd = None
+        mail_dir(campaign).mkdir(mode=0o700, parents=True, exist_ok=True)
+        super().__init__(mail_dir(campaign))
