@@ -99,7 +99,7 @@ MARK_FATE = 990
 def hide_from_others(state: State, player: str) -> State | None:
     """``state`` with ``player``'s secrets replaced by markers: the hand and the face-down card
     (102 F, 202 B 2), the Fate counter (102 G 2), the Log Sheet and the Hero totals it gives
-    (009 C), prayer offers (302), and Zeus's decrees when ``player`` is Zeus (301). None once
+    (009 C) and prayer offers (302). None once
     the game is over: then everything is revealed (009 C)."""
     if state["step"] == "over":
         return None
@@ -118,6 +118,6 @@ def hide_from_others(state: State, player: str) -> State | None:
         s["hero_totals"][player] = {"9": 99}
     if "offers" in s and not zeus.on(s):  # 302 C: with a Zeus player, offers go to him
         s["offers"][player] = [{"kind": "prayer", "glory": 99, "hero": 9}]
-    if zeus.on(s) and player == zeus.player(s):
-        s["zeus"]["decrees"] = {"99": {"marker": 99}}
+    # Zeus's decrees are not changed: a decree in force has public effects (a god struck by
+    # his Lightning Bolt, 301 C 4 b), so what the others see of it is no leak.
     return s
