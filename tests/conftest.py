@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +24,17 @@ from pbem.core.ruleset import JOIN_PHASE
 from pbem.core.signing import sign_text
 
 PLAYERS = ("alice", "bob", "carol")
+
+
+def run_pbem(*args: str, cwd: Path, ok: bool = True, stdin: str | None = None
+             ) -> subprocess.CompletedProcess[str]:
+    """``pbem ARGS`` as a fresh process, the way a user runs it; asserts success unless
+    ``ok=False``."""
+    proc = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=cwd, capture_output=True,
+                          text=True, input=stdin, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    if ok:
+        assert proc.returncode == 0, proc.stderr
+    return proc
 
 
 def seeded_key(label: str) -> Ed25519PrivateKey:

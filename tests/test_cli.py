@@ -12,17 +12,10 @@ from pathlib import Path
 import pytest
 
 from pbem.core import armor, ledger
+from tests.conftest import run_pbem as pbem
 
 pytestmark = pytest.mark.slow
 
-
-def pbem(*args: str, cwd: Path, ok: bool = True, stdin: str | None = None
-         ) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=cwd, capture_output=True,
-                          text=True, input=stdin, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    if ok:
-        assert proc.returncode == 0, proc.stderr
-    return proc
 
 
 def ssh_sign(ssh_keygen: str, key: Path, body: bytes, namespace: str, tmp: Path) -> str:

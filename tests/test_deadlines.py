@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import shutil
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -17,7 +14,7 @@ from pbem.core import deadlines, engine
 from pbem.core.campaign import Campaign, open_campaign
 from pbem.core.deadlines import LATE, MISSING, SUBMITTED, Deadline
 from pbem.core.errors import CampaignError, ProblemsError
-from tests.conftest import Table, make_table
+from tests.conftest import Table, make_table, run_pbem
 
 T = dt.datetime(2026, 5, 2, 18, 0, tzinfo=dt.UTC)
 H = dt.timedelta(hours=1)
@@ -221,12 +218,6 @@ def test_default_policy_forcing_before_the_deadline_is_noted(joined: Table,
 # --- the command line ------------------------------------------------------------------------
 
 
-def run_pbem(*args: str, cwd: Path, ok: bool = True) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=cwd, capture_output=True,
-                          text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    if ok:
-        assert proc.returncode == 0, proc.stderr
-    return proc
 
 
 @pytest.mark.slow

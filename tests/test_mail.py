@@ -11,7 +11,6 @@ import os
 import shutil
 import ssl
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
@@ -33,7 +32,7 @@ from pbem.core.campaign import Campaign, open_campaign
 from pbem.core.errors import PbemError, UsageError
 from pbem.core.forms import render_form
 from pbem.core.signing import sign_text
-from tests.conftest import Table, make_table
+from tests.conftest import Table, make_table, run_pbem
 
 NOW = dt.datetime(2026, 5, 1, 12, 0, tzinfo=dt.UTC)
 USER, PASSWORD = "gm", "s3cret pass"
@@ -446,12 +445,6 @@ def test_reminders_go_to_the_missing_players_once_a_day(base: Table, server: Ser
 # --- the command line ------------------------------------------------------------------------
 
 
-def run_pbem(*args: str, cwd: Path, ok: bool = True) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=cwd, capture_output=True,
-                          text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    if ok:
-        assert proc.returncode == 0, proc.stderr
-    return proc
 
 
 @pytest.mark.slow
