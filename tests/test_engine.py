@@ -409,6 +409,6 @@ def test_nmr_policy_wait_refuses_force_in_the_engine_itself(tmp_path: Path) -> N
                                  for p in PLAYERS},
                         options={"rounds": "1", "nmr": "wait"}, chain_length=16)
     c = campaign_mod.open_campaign(tmp_path / "c", games.get)
-    with pytest.raises(CampaignError, match="NMR policy of wait-test is 'wait'"):
+    with pytest.raises(CampaignError, match="campaign wait-test has the NMR policy 'wait'"):
         engine.adjudicate(c, lambda: gm, force=True)
     assert ledger.count(c.ledger_dir) == 0

@@ -365,13 +365,8 @@ def check_force(campaign: Campaign, now: datetime) -> list[str]:
     status = phase_status(campaign, now)
     if status is None or not status.waiting_for:
         return []
+    engine.refuse_defaults_if_waiting(campaign, status.phase.id, list(status.waiting_for))
     missing = ", ".join(sorted(status.waiting_for))
-    if status.policy == "wait":
-        raise CampaignError(
-            f"campaign {campaign.id} has the NMR policy 'wait' (fixed at pbem new): --force "
-            f"cannot apply default orders; phase {status.phase.id} waits for orders from "
-            f"{missing} (fix: remind them with pbem remind DIR, or extend the deadline with "
-            "pbem deadline DIR +48h)")
     due = status.deadline.due
     if due is not None and now <= due:
         return [f"note: the deadline of {status.phase.id} ({format_time(due)}) has not passed; "

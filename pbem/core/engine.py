@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.core import armor, dice, ledger
 from pbem.core import orders as orders_mod
-from pbem.core.campaign import Campaign, sign_file_bytes
+from pbem.core.campaign import NMR_OPTION, Campaign, sign_file_bytes
 from pbem.core.canonical import canonical_json, keyed_hash
 from pbem.core.errors import (
     ArmorError,
@@ -234,14 +234,15 @@ def _make_pending(campaign: Campaign, phase: PhaseSpec, order: OrderFile, inbox_
     if "commitment" in meta:
         superseded.append(meta["commitment"])
     durable = campaign.durable
+    new_directory = not directory.is_dir()
     atomic_write(directory / f"{order.player}.txt", order.canonical_text().encode(), 0o600,
                  durable=durable, sync_dir=False)
     meta = {"commitment": commit, "inbox": inbox_name, "received": received,
             "superseded": superseded}
     # The meta file names the order file: it is renamed in last, after both are on disk.
     atomic_write(meta_path, tomli_w.dumps(meta).encode(), 0o600, durable=durable)
-    if durable:
-        fsync_dirs([directory.parent])  # a new phase directory's entry
+    if durable and new_directory:
+        fsync_dirs([directory.parent])  # the new phase directory's entry in pending/
     return Receipt(order.player, phase.id, commit, status)
 
 
@@ -392,11 +393,8 @@ def adjudicate(campaign: Campaign, gm_key: GmKeyLoader, *, force: bool = False,
                 raise CampaignError("the game is over: there is nothing left to adjudicate")
             accepted = pending_orders(campaign, phase)
             missing = [p for p in phase.actors if p not in accepted]
-            if missing and force and not written and campaign.options.get("nmr") == "wait":
-                # The NMR policy fixed at pbem new (docs/mail.md): never default orders.
-                raise CampaignError(f"the NMR policy of {campaign.id} is 'wait': phase "
-                                    f"{phase.id} waits for orders from {', '.join(missing)} "
-                                    "(--force cannot apply defaults; extend the deadline)")
+            if force and not written:
+                refuse_defaults_if_waiting(campaign, phase.id, missing)
             if missing and not (force and not written):
                 if written:
                     break
@@ -413,6 +411,17 @@ def adjudicate(campaign: Campaign, gm_key: GmKeyLoader, *, force: bool = False,
             if after is None or not after.automatic:
                 break
     return written
+
+
+def refuse_defaults_if_waiting(campaign: Campaign, phase_id: str, missing: list[str]) -> None:
+    """The NMR policy ``wait``, fixed at ``pbem new`` (docs/mail.md): default orders are never
+    applied, so a forced adjudication with orders missing is refused."""
+    if missing and campaign.options.get(NMR_OPTION) == "wait":
+        raise CampaignError(
+            f"campaign {campaign.id} has the NMR policy 'wait' (fixed at pbem new): --force "
+            f"cannot apply default orders; phase {phase_id} waits for orders from "
+            f"{', '.join(sorted(missing))} (fix: remind them with pbem remind DIR, or extend "
+            "the deadline with pbem deadline DIR +48h)")
 
 
 def _write_record(campaign: Campaign, seq: int, state: State | None, phase: PhaseSpec,
