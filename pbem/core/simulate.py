@@ -25,6 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pbem.core import demo, engine, ledger
 from pbem.core.campaign import Campaign, open_campaign
@@ -116,10 +117,11 @@ def check(campaign: Campaign, *, sample: int = 2) -> list[str]:
     problems: list[str] = []
     ruleset = campaign.ruleset
     players = list(campaign.players)
-    records = {seq: data for seq, data in ledger.iter_records(campaign.ledger_dir)}
+    raw = dict(ledger.iter_records(campaign.ledger_dir))
+    records = {seq: ledger.load(data) for seq, data in raw.items()}
     before = None
     for seq in sorted(records):
-        record = ledger.load(records[seq])
+        record = records[seq]
         state = engine.load_state(campaign, seq)
         assert state is not None
         private = engine.load_private(campaign, seq)["private"]
@@ -138,17 +140,19 @@ def check(campaign: Campaign, *, sample: int = 2) -> list[str]:
                     problems.append(f"record {seq} ({record['phase']}): the view of {who} "
                                     f"changes with {owner}'s hidden holdings (a leak)")
         before = state
-    problems += _sealed_salts(campaign, records)
+    problems += _sealed_salts(campaign, raw, records)
     return problems
 
 
-def _sealed_salts(campaign: Campaign, records: dict[int, bytes]) -> list[str]:
-    """The salt of each sealed order file is in no ledger record before its reveal."""
+def _sealed_salts(campaign: Campaign, raw: dict[int, bytes],
+                  records: dict[int, dict[str, Any]]) -> list[str]:
+    """The salt of each sealed order file is in no ledger record (``raw``: their bytes)
+    before its reveal."""
     problems = []
     revealed_at: dict[tuple[int, str], int] = {}
     sealed: list[tuple[int, str]] = []
     for seq in sorted(records):
-        record = ledger.load(records[seq])
+        record = records[seq]
         for item in record.get("revealed", []):
             revealed_at[(item["seq"], item["player"])] = seq
         sealed += [(seq, p) for p in record.get("commitments", {})
@@ -159,7 +163,7 @@ def _sealed_salts(campaign: Campaign, records: dict[int, bytes]) -> list[str]:
         salt = engine.parse_stored(path.read_text(), str(path)).envelope.salt.encode()
         until = revealed_at.get((seq, player), last + 1)
         for k in range(seq, until):
-            if salt in records[k]:
+            if salt in raw[k]:
                 problems.append(f"record {k}: holds the salt of {player}'s sealed orders of "
                                 f"record {seq}, before their reveal in record {until}")
     return problems
