@@ -87,17 +87,21 @@ def md_escape(text: str) -> str:
     return text
 
 
+def _longest_backticks(text: str) -> int:
+    return max((len(r) for r in re.findall("`+", text)), default=0)
+
+
 def md_code(text: str) -> str:
     """Template filter: ``text`` as a Markdown code span, whatever backticks it holds."""
     text = str(text)
-    ticks = "`" * (max((len(r) for r in re.findall("`+", text)), default=0) + 1)
+    ticks = "`" * (_longest_backticks(text) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
 def fence(text: str) -> str:
     """Template filter: a code fence longer than any run of backticks in ``text``."""
-    return "`" * max(3, max((len(r) for r in re.findall("`+", str(text))), default=0) + 1)
+    return "`" * max(3, _longest_backticks(str(text)) + 1)
 
 
 _BB_TAG = re.compile(r"\[(?=/?[A-Za-z*][^\[\]\n]{0,40}\])")
