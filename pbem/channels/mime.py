@@ -21,11 +21,12 @@ from dataclasses import dataclass, field
 from email.message import Message
 
 from pbem.channels import htmltext
+from pbem.core import armor
 
 #: Attachments searched whatever their content type says (``application/octet-stream`` is
 #: what most clients send for a ``.toml`` file).
 TEXT_SUFFIXES = (".toml", ".txt", ".asc", ".text", ".md", ".sig", ".orders")
-MARKER = b"-----BEGIN PBEM ORDERS-----"
+MARKER = armor.BEGIN_ORDERS.encode()
 # Parts larger than this are not order files (photos, archives); nothing in them is read.
 MAX_PART = 8 * 1024 * 1024
 

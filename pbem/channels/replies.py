@@ -21,6 +21,7 @@ from pbem.channels.results import (
     BlockResult,
     MessageResult,
 )
+from pbem.core import armor
 from pbem.core.errors import IllegalOrderError, ProblemsError
 
 WIDTH = 78
@@ -100,8 +101,8 @@ def body(result: MessageResult, campaign_id: str, *,
                       f"your message{subject}.")
     lines.append("")
     if not result.blocks:
-        lines += _wrap("No order block was found in it. Orders go between the lines "
-                       "-----BEGIN PBEM ORDERS----- and -----END PBEM ORDERS-----, followed "
+        lines += _wrap(f"No order block was found in it. Orders go between the lines "
+                       f"{armor.BEGIN_ORDERS} and {armor.END_ORDERS}, followed "
                        "by your SSH signature: fill in the form of your report, sign it "
                        "with pbem sign, and paste the result in the mail or attach the file.")
         for problem in result.problems:
