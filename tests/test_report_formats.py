@@ -14,6 +14,7 @@ goes in the commit message):
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import html
 import os
@@ -285,8 +286,8 @@ def test_formats_show_the_events_dice_and_commitments_of_the_record(
     seqs = sorted({*range(1, last + 1, step), last, DEMOS[game][1]})
     checked_draws = checked_private = 0
     for seq in seqs:
-        loaded = report._load(c, seq)
-        record, _, private = loaded
+        loaded = report.load(c, seq)
+        record, private = loaded.record, loaded.private
         want_draws = [(x["i"], x["label"], x["value"], x["n"]) for x in record.get("draws", [])]
         want_commitments = record.get("commitments", {})
         for who in (*d.players, None):
@@ -375,11 +376,12 @@ def test_the_form_in_every_format_is_the_exact_form_and_is_accepted(
 def test_text_from_the_game_never_becomes_markup(played: dict[str, Played]) -> None:
     d = played["conformance"]
     c = d.campaign
-    record, state, private = report._load(c, 2)
+    loaded = report.load(c, 2)
+    record, private = loaded.record, loaded.private
     evil = '<script>alert("x")</script> [b]bold[/b] *star* _under_ & &amp;'
     record = {**record, "events": [{"type": "x", "text": evil}]}
     private = {**private, "alice": [{"type": "x", "text": "[url=http://x]<img src=x>[/url]"}]}
-    loaded = (record, state, private)
+    loaded = dataclasses.replace(loaded, record=record, private=private)
     out = {fmt: report.render(c, 2, "alice", fmt, fresh=fixed, loaded=loaded)
            for fmt in report.FORMATS}
     assert evil in out["txt"]

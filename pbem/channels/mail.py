@@ -184,17 +184,14 @@ def form_filename(campaign: Campaign, phase_id: str, player: str) -> str:
 # --- report mails --------------------------------------------------------------------------
 
 
-Loaded = tuple[dict[str, Any], Any, Any]
-
-
 def report_message(campaign: Campaign, seq: int, reader: str | None, to: str,
                    settings: MailSettings, now: datetime, fresh: report.Fresh,
-                   loaded: Loaded | None = None) -> EmailMessage:
+                   loaded: report.Loaded | None = None) -> EmailMessage:
     """Record ``seq``'s report for ``reader`` (``None``: the gazette) as a message to ``to``.
 
-    ``loaded``: the record, state and private events, read once for every reader."""
-    loaded = loaded or report._load(campaign, seq)
-    record = loaded[0]
+    ``loaded``: :func:`pbem.core.report.load` of the record, read once for every reader."""
+    loaded = loaded or report.load(campaign, seq)
+    record = loaded.record
     phase_id = str(record["phase"])
     what = f"report for {reader}" if reader else "gazette"
     msg = _message(settings, to, _subject(settings, campaign, phase_id, what),
@@ -255,7 +252,7 @@ def queue_reports(campaign: Campaign, seq: int | None, now: datetime,
 def _queue_reports(campaign: Campaign, k: int, settings: MailSettings, now: datetime,
                    fresh_for: FreshFor) -> list[Queued]:
     known = outbox.message_ids(campaign)
-    loaded: list[Loaded] = []  # read when the first message is built, then shared
+    loaded: list[report.Loaded] = []  # read when the first message is built, then shared
     out = []
     for reader in (*campaign.players, None):
         address = player_address(campaign, reader) if reader else settings.gazette
@@ -266,7 +263,7 @@ def _queue_reports(campaign: Campaign, k: int, settings: MailSettings, now: date
 
         def build(reader: str | None = reader, address: str = address) -> EmailMessage:
             if not loaded:
-                loaded.append(report._load(campaign, k))
+                loaded.append(report.load(campaign, k))
             return report_message(campaign, k, reader, address, settings, now,
                                   fresh_for(reader or "gazette"), loaded[0])
 

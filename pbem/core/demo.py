@@ -87,7 +87,7 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
     def write(c: campaign_mod.Campaign, k: int) -> None:
         if with_reports:
             out = engine.record_dir(c, k) / "reports"
-            loaded = report._load(c, k)
+            loaded = report.load(c, k)
             for p in (*c.players, None):
 
                 def fresh(what: str, p: str | None = p, k: int = k) -> str:

@@ -12,6 +12,7 @@ import re
 import secrets
 import textwrap
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
@@ -25,6 +26,7 @@ from pbem.core.errors import CampaignError, UsageError
 from pbem.core.forms import render_form
 from pbem.core.fsutil import atomic_write
 from pbem.core.resources import share_dir
+from pbem.core.ruleset import PhaseSpec
 
 #: txt: plain mail body (78 columns); md: forum Markdown; bbcode: phpBB; html: one standalone
 #: page with inline CSS and an SVG board. docs/reports.md says what each shows.
@@ -114,27 +116,57 @@ def bb_escape(text: str) -> str:
     return _BB_TAG.sub("[[b][/b]", str(text))
 
 
-def context(campaign: Campaign, seq: int, player: str | None,
-            fresh: Fresh = _fresh, loaded: tuple[dict[str, Any], Any, Any] | None = None
-            ) -> dict[str, Any]:
-    """Everything a report of record ``seq`` shows to ``player`` (``None``: the gazette).
+@dataclass(frozen=True)
+class Loaded:
+    """What every report of one record shares, read and computed once for all its readers:
+    the ledger record (with its file hash), the GM's state, each player's private events,
+    how long the ledger was, the phase the record opens, that phase's deadline and the
+    game's public report context (:meth:`Ruleset.report_public`)."""
 
-    ``loaded`` is (record, state, private) when the caller already read them for this record."""
+    record: dict[str, Any]
+    state: Any
+    private: dict[str, Any]
+    last: int
+    next_phase: PhaseSpec | None
+    deadline: str
+    public_game: dict[str, Any]
+
+
+def load(campaign: Campaign, seq: int) -> Loaded:
+    """Read record ``seq`` for its reports (see :class:`Loaded`)."""
     last = ledger.count(campaign.ledger_dir)
     if not 1 <= seq <= last:
         raise UsageError(f"record {seq} does not exist (the ledger has {last})")
+    data = (campaign.ledger_dir / ledger.record_name(seq)).read_bytes()
+    record = ledger.load(data)
+    record["_hash"] = ledger.file_hash(data)
+    state = engine.load_state(campaign, seq)
+    if state is None:
+        raise CampaignError(f"no state for record {seq}")
+    nxt = campaign.ruleset.next_phase(state)
+    deadline = deadlines.deadline_text(campaign, nxt.id) if nxt and campaign.is_gm else ""
+    ruleset = campaign.ruleset
+    return Loaded(record, state, engine.load_private(campaign, seq)["private"], last, nxt,
+                  deadline, ruleset.report_public(ruleset.view(state, None)))
+
+
+def context(campaign: Campaign, seq: int, player: str | None,
+            fresh: Fresh = _fresh, loaded: Loaded | None = None) -> dict[str, Any]:
+    """Everything a report of record ``seq`` shows to ``player`` (``None``: the gazette).
+
+    ``loaded`` is :func:`load` of this record when the caller already read it."""
+    if loaded is None:
+        loaded = load(campaign, seq)
     if player is not None and player not in campaign.players:
         raise UsageError(f"{player!r} is not a player of {campaign.id}")
-    record, state, private_all = loaded or _load(campaign, seq)
+    record, state, nxt = loaded.record, loaded.state, loaded.next_phase
     ruleset = campaign.ruleset
     view = ruleset.view(state, player)
-    private = private_all.get(player, []) if player else []
-    nxt = ruleset.next_phase(state)
+    private = loaded.private.get(player, []) if player else []
     form = ""
-    if player is not None and nxt is not None and player in nxt.actors and seq == last:
+    if player is not None and nxt is not None and player in nxt.actors and seq == loaded.last:
         form = render_form(campaign.id, player, nxt, ruleset.order_form(view, nxt, player),
                            fresh("salt"), fresh("entropy"))
-    deadline = deadlines.deadline_text(campaign, nxt.id) if nxt and campaign.is_gm else ""
     return {
         "campaign": campaign.id, "game_title": ruleset.title, "seq": seq, "player": player,
         "phase": record["phase"], "events": record.get("events", []), "private": private,
@@ -143,20 +175,10 @@ def context(campaign: Campaign, seq: int, player: str | None,
         "own_commitment": record.get("commitments", {}).get(player or "", ""),
         "record_hash": record["_hash"],
         "view": view,
-        "game": ruleset.report_context(view, player),
-        "next_phase": nxt, "deadline": deadline, "form": form,
+        "game": {**loaded.public_game, **ruleset.report_context(view, player)},
+        "next_phase": nxt, "deadline": loaded.deadline, "form": form,
         "result": ruleset.result(state),
     }
-
-
-def _load(campaign: Campaign, seq: int) -> tuple[dict[str, Any], Any, Any]:
-    data = (campaign.ledger_dir / ledger.record_name(seq)).read_bytes()
-    record = ledger.load(data)
-    record["_hash"] = ledger.file_hash(data)
-    state = engine.load_state(campaign, seq)
-    if state is None:
-        raise CampaignError(f"no state for record {seq}")
-    return record, state, engine.load_private(campaign, seq)["private"]
 
 
 def _position(view: dict[str, Any]) -> list[str]:
@@ -167,10 +189,10 @@ def _position(view: dict[str, Any]) -> list[str]:
 
 
 def render(campaign: Campaign, seq: int, player: str | None, fmt: str = "txt",
-           fresh: Fresh = _fresh, loaded: tuple[dict[str, Any], Any, Any] | None = None) -> str:
+           fresh: Fresh = _fresh, loaded: Loaded | None = None) -> str:
     """The report of record ``seq`` for ``player`` (``None``: the public gazette) in ``fmt``,
     one of :data:`FORMATS`. ``fresh`` makes the form's salt and entropy; ``loaded`` is
-    (record, state, private) when the caller already read them (see :func:`context`)."""
+    :func:`load` of the record when the caller already read it (see :func:`context`)."""
     if fmt not in FORMATS:
         raise UsageError(f"format {fmt!r} is not available; choose {', '.join(FORMATS)}")
     template = _template(campaign.ruleset.name, fmt)
@@ -187,7 +209,7 @@ def render(campaign: Campaign, seq: int, player: str | None, fmt: str = "txt",
 def write_reports(campaign: Campaign, seq: int) -> None:
     """Each player's report and the gazette of record ``seq``, kept under ``gm/``."""
     out = engine.record_dir(campaign, seq) / "reports"
-    loaded = _load(campaign, seq)
+    loaded = load(campaign, seq)
     for player in (*campaign.players, None):
         text = render(campaign, seq, player, loaded=loaded)
         # Reports can always be rendered again (pbem report): no fsync for them.

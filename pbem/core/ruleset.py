@@ -175,6 +175,12 @@ class Ruleset(ABC):
         view alone (never from the state), e.g. names for ids. Available as ``game``."""
         return {}
 
+    def report_public(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """The part of ``game`` that is the same for every reader of a record (e.g. the board
+        by Area), built once per record from the public view (``view(state, None)``) and
+        merged under what :meth:`report_context` gives each reader."""
+        return {}
+
     def board_svg(self, view: Mapping[str, Any], player: str | None) -> str:
         """An inline SVG picture of the board drawn from the map data and ``view`` alone (what
         ``player`` may see), with a legend; empty for a game without a picture."""

@@ -543,7 +543,7 @@ def test_303_they_are_shown_face_up_to_everyone() -> None:
     put_lesser(state, TYRRHENIANS, SEA)
     for who in (None, a, b):
         assert RULESET.view(state, who)["lesser"] == state["lesser"]
-    context = RULESET.report_context(RULESET.view(state, b), b)
+    context = RULESET.report_public(RULESET.view(state, None))
     items = {area["name"]: area["items"] for area in context["areas"]}
     assert "Lesser Evil Sciron (67) 3011" in items["Greece"]
     assert "Pirate Tyrrhenian Pirates (73) 3211" in items["The Sea (eastern Area)"]

@@ -544,7 +544,7 @@ def test_301_the_decree_is_revealed_at_the_end_and_zeus_can_win() -> None:
     view = RULESET.view(state, None)
     assert view["zeus_decrees"]["1"]["favor"][0] == state["seats"][3]
     context = RULESET.report_context(view, None)
-    assert context["gods"][ZEUS] == "Zeus"
+    assert RULESET.report_public(view)["gods"][ZEUS] == "Zeus"
     assert any("Favor (301 C 1)" in line for line in context["zeus"]["revealed"])
 
 

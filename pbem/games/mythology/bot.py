@@ -179,8 +179,13 @@ def _path_toward(c: Components, board: Board, start: str, goals: set[str], ship:
     if not options:
         return []
     if goals:
+        nearest: dict[str, int] = {}  # many paths end on the same hex
+
         def score(path: list[str]) -> int:
-            return min(_distance(c, path[-1], g) for g in goals)
+            end = path[-1]
+            if end not in nearest:
+                nearest[end] = min(_distance(c, end, g) for g in goals)
+            return nearest[end]
         best = min(score(p) for p in options)
         if best < min(_distance(c, start, g) for g in goals):
             options = [p for p in options if score(p) == best]

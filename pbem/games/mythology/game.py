@@ -452,8 +452,9 @@ class Mythology(Ruleset):
                    rng: Stream) -> Orders:
         return bot.orders(self.c, view, phase, player, rng)
 
-    def report_context(self, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
-        """Names for ids, the board by Area, the hand and the Log Sheet, from the view."""
+    def report_public(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """The board by Area, the gods' names and the Prizes taken off: public, so built
+        once per record for every reader."""
         c = self.c
 
         def unit(u: int) -> str:
@@ -493,20 +494,26 @@ class Mythology(Ruleset):
                 board.setdefault(area, []).insert(0, f"god {gods[p]} ({p})")
         areas = [{"name": c.map.areas[a].name, "items": items}
                  for a, items in sorted(board.items(), key=lambda kv: c.map.areas[kv[0]].name)]
+        off = [f"{c.prizes[p].name} (taken off by {x['off_board']})"
+               for p, x in sorted(view["prizes"].items()) if x["off_board"]]
+        if "zeus" in view:  # 301: who Zeus is is public
+            gods[view["zeus"]["player"]] = "Zeus"
+        return {"gods": gods, "areas": areas, "prizes_off": off}
+
+    def report_context(self, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
+        """The reader's own part: the hand and the Log Sheet (the board is in
+        :meth:`report_public`)."""
+        c = self.c
         hand = [{"id": card, "god": c.cards[int(card)].god.text,
                  "event": c.cards[int(card)].event.text,
                  "oracle": c.cards[int(card)].oracle.text} for card in view.get("hand", [])]
-        off = [f"{c.prizes[p].name} (taken off by {x['off_board']})"
-               for p, x in sorted(view["prizes"].items()) if x["off_board"]]
         sheets = {p: self.logsheet_text(lines) for p, lines in
                   (view.get("logsheet_lines") or {}).items()}
         if "my_logsheet_lines" in view:
             sheets[player or ""] = self.logsheet_text(view["my_logsheet_lines"])
-        out: dict[str, Any] = {"gods": gods, "areas": areas, "hand": hand,
-                               "prizes_off": off, "logsheets": sheets, "zeus": {}}
+        out: dict[str, Any] = {"hand": hand, "logsheets": sheets, "zeus": {}}
         if "zeus" in view:  # 301: only in a game with a Zeus player
             out |= self.zeus_context(view, player)
-            gods[view["zeus"]["player"]] = "Zeus"
         return out
 
     def zeus_context(self, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:

@@ -18,6 +18,7 @@ Every adaptation is listed in docs/games/mythology.md with its rule number.
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -247,22 +248,24 @@ def logsheet_lines(state: State, player: str) -> list[dict[str, Any]]:
     """The player's Log Sheet as the paper sheet has it (006 C, 009 D-E): per turn, the C and
     T lines of each Hero and the other entries with their codes."""
     # Every report of every record shows it: computed once per distinct sheet, a fresh copy
-    # each time (callers own what they get).
-    lines: list[dict[str, Any]] = json.loads(
-        _logsheet_lines(json.dumps(state["logsheets"][player], sort_keys=True)))
+    # each time (callers own what they get). marshal is only the cache key and the copy: a
+    # value always marshals to bytes that load back to an equal value.
+    lines: list[dict[str, Any]] = marshal.loads(
+        _logsheet_lines(marshal.dumps(state["logsheets"][player])))
     return lines
 
 
 @lru_cache(maxsize=256)
-def _logsheet_lines(sheets_json: str) -> str:
-    sheets = json.loads(sheets_json)
+def _logsheet_lines(sheets_key: bytes) -> bytes:
+    sheets = marshal.loads(sheets_key)
     lines: list[dict[str, Any]] = []
     totals: dict[int, int] = {}
     for turn in sorted(sheets, key=int):
         s = logsheet.LogSheet.from_dict(sheets[turn])
         lines.append(logsheet.notation(int(turn), s, totals))
         totals = control.hero_totals(totals, s.heroes)
-    return json.dumps(lines)
+    # Through JSON once, so the lines are the plain data a stored view would hold.
+    return marshal.dumps(json.loads(json.dumps(lines)))
 
 
 def control_of(state: State, unit: int) -> str | None:

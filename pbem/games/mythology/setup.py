@@ -69,11 +69,12 @@ def place_helpers(c: Components, prizes: dict[str, str], stream: Stream) -> dict
     """102 C 1-6: one per land hex, not with a Prize, more than six hexes from any part of
     Greece, more than three hexes from any Prize."""
     board, greece = c.map, _greece_distance(c.map)
+    allowed = [h for h in sorted(board.hexes) if board.is_land(h) and greece[h] > 6
+               and all(board.distance(h, p) > 3 for p in prizes.values())]
     placed: dict[str, str] = {}
     for helper in stream.shuffle(sorted(c.helpers), "setup/helper-order"):
         used = set(placed.values()) | set(prizes.values())
-        free = [h for h in sorted(board.hexes) if board.is_land(h) and h not in used
-                and greece[h] > 6 and all(board.distance(h, p) > 3 for p in prizes.values())]
+        free = [h for h in allowed if h not in used]
         if not free:
             raise ValueError("102 C: no hex left for a Hero Helper")
         placed[helper] = stream.choice(free, f"setup/helper/{helper}")
