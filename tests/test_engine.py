@@ -412,3 +412,73 @@ def test_nmr_policy_wait_refuses_force_in_the_engine_itself(tmp_path: Path) -> N
     with pytest.raises(CampaignError, match="campaign wait-test has the NMR policy 'wait'"):
         engine.adjudicate(c, lambda: gm, force=True)
     assert ledger.count(c.ledger_dir) == 0
+
+
+# --- the reveal step (unrevealed.json) --------------------------------------------------------
+
+
+def _reveal_reference(waiting: list[dict], seq: int, phase: object, accepted: list[str],
+                      over: bool, reveals: tuple[str, ...]) -> tuple[list[dict], list[dict]]:
+    """The reveal rule written out plainly (DESIGN.md section 4): every waiting file is due at
+    the end of its own phase, at a named point the rules announce, or at the end."""
+    from pbem.core.ruleset import REVEAL_GAME, REVEAL_PHASE
+
+    items = list(waiting)
+    if phase.sealed:  # type: ignore[attr-defined]
+        items += [{"seq": seq, "player": p, "phase": phase.id,  # type: ignore[attr-defined]
+                   "reveal": phase.reveal} for p in sorted(accepted)]  # type: ignore[attr-defined]
+    due = [x for x in items if over or (x["reveal"] == REVEAL_PHASE and x["seq"] == seq) or (
+        x["reveal"] not in (REVEAL_PHASE, REVEAL_GAME) and x["reveal"] in reveals)]
+    return due, [x for x in items if x not in due]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 9), st.sampled_from(["a", "b", "c"]),
+                          st.sampled_from(["game", "omen", "dawn"])), max_size=12, unique=True),
+       st.booleans(), st.sampled_from(["phase", "game", "omen"]), st.booleans(),
+       st.lists(st.sampled_from(["omen", "dawn"]), max_size=2, unique=True),
+       st.lists(st.sampled_from(["a", "b", "c"]), max_size=3, unique=True))
+def test_reveal_step_agrees_with_the_plain_rule(
+        older: list[tuple[int, str, str]], sealed: bool, reveal: str, over: bool,
+        reveals: list[str], accepted: list[str]) -> None:
+    """The fast path (no walk over what waits for the end) gives what the plain rule gives."""
+    from pbem.core.ruleset import Outcome, PhaseSpec
+
+    if reveal != "phase" and not sealed:
+        reveal = "phase"
+    phase = PhaseSpec("t10.x", "x", ("a", "b", "c"), sealed=sealed, reveal=reveal)
+    waiting = [{"seq": k, "player": p, "phase": f"t{k:02d}.x", "reveal": r}
+               for k, p, r in older]
+    res = engine.Resolution.__new__(engine.Resolution)
+    res.outcome = Outcome({}, reveals=tuple(reveals))
+    res.next_phase = None if over else phase
+    before = [dict(x) for x in waiting]
+    got = engine.reveal_step(waiting, 10, phase, accepted, res)
+    assert got == _reveal_reference(waiting, 10, phase, accepted, over, tuple(reveals))
+    assert waiting == before  # the caller's list is left alone
+
+
+def test_unrevealed_of_a_campaign_made_before_it_had_its_own_file(tmp_path: Path) -> None:
+    """Campaigns adjudicated by earlier versions kept the list of sealed files still waiting in
+    private.json: such a campaign plays on to the same ledger, and audits."""
+    import json
+
+    from pbem.core import campaign as campaign_mod
+    from tests.conftest import Table
+
+    a = make_table(tmp_path / "a")
+    a.play_phases(3)
+    assert any(engine.load_unrevealed(a.campaign, k)
+               for k in range(1, ledger.count(a.campaign.ledger_dir) + 1))
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    for rdir in sorted((tmp_path / "b" / "gm" / "records").iterdir()):
+        private = json.loads((rdir / "private.json").read_text())
+        private["unrevealed"] = json.loads((rdir / "unrevealed.json").read_text())
+        (rdir / "private.json").write_text(json.dumps(private))
+        (rdir / "unrevealed.json").unlink()
+    b = Table(tmp_path / "b", campaign_mod.open_campaign(tmp_path / "b", games.get), a.gm,
+              a.player_keys)
+    a.play_to_end()
+    b.play_to_end()
+    assert a.ledger_bytes() == b.ledger_bytes()
+    assert audit.audit(b.campaign).replayed

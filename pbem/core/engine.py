@@ -93,10 +93,27 @@ def _remember_state(path: Path, stamp: tuple[int, int, int], state: State) -> No
 
 
 def load_private(campaign: Campaign, seq: int) -> dict[str, Any]:
+    """The GM's private.json of record ``seq``: each player's private events and the record's
+    sealed draws."""
     if seq == 0:
-        return {"private": {}, "sealed_draws": [], "unrevealed": []}
+        return {"private": {}, "sealed_draws": []}
     data: dict[str, Any] = json.loads((record_dir(campaign, seq) / "private.json").read_bytes())
     return data
+
+
+def load_unrevealed(campaign: Campaign, seq: int) -> list[dict[str, Any]]:
+    """The sealed order files still unpublished after record ``seq`` (unrevealed.json).
+
+    It has a file of its own because it grows with a campaign whose orders stay sealed to
+    the end: only the next adjudication reads it, never the reports or the audit. Campaigns
+    adjudicated before pbem 0.x kept it in private.json."""
+    if seq == 0:
+        return []
+    path = record_dir(campaign, seq) / "unrevealed.json"
+    if path.is_file():
+        waiting: list[dict[str, Any]] = json.loads(path.read_bytes())
+        return waiting
+    return list(load_private(campaign, seq).get("unrevealed", []))
 
 
 @dataclass(frozen=True)
@@ -371,11 +388,16 @@ def reveal_step(waiting: list[dict[str, Any]], seq: int, phase: PhaseSpec,
     the end of its own phase (``reveal = "phase"``), at a named point the rules announce, or
     at the end of the game, when everything still sealed is published.
     """
-    waiting = list(waiting)
-    if phase.sealed:
-        waiting += [{"seq": seq, "player": p, "phase": phase.id, "reveal": phase.reveal}
-                    for p in sorted(accepted)]
+    new = [{"seq": seq, "player": p, "phase": phase.id, "reveal": phase.reveal}
+           for p in sorted(accepted)] if phase.sealed else []
     over = res.next_phase is None
+    if not over and not res.outcome.reveals:
+        # Only this phase's own files can be due now: the older ones wait for a named point
+        # or the end. No walk over everything waiting (it grows with a long campaign).
+        if phase.reveal == REVEAL_PHASE:
+            return new, list(waiting)
+        return [], [*waiting, *new]
+    waiting = [*waiting, *new]
     due, still = [], []
     for item in waiting:
         reveal = item["reveal"]
@@ -462,7 +484,7 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     s_k, t_k = dice.chain_value(s_head, n, seq), dice.chain_value(t_head, n, seq)
     h = head(campaign)
     res = resolve_phase(campaign, phase, state, accepted, s_k, t_k, h.mix)
-    waiting = load_private(campaign, seq - 1)["unrevealed"]
+    waiting = load_unrevealed(campaign, seq - 1)
     due, still = reveal_step(waiting, seq, phase, list(accepted), res)
 
     def text(k: int, player: str) -> str:
@@ -500,9 +522,10 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     # What the next command reads back: the parsed JSON (key order, lists), not the object.
     _remember_state(rdir / "state.json", (st.st_ino, st.st_size, st.st_mtime_ns),
                     json.loads(res.state_json))
-    private = {"private": res.outcome.private, "sealed_draws": sealed_draws,
-               "unrevealed": still}
+    private = {"private": res.outcome.private, "sealed_draws": sealed_draws}
     atomic_write(rdir / "private.json", canonical_json(private), 0o600, durable=durable,
+                 sync_dir=False)
+    atomic_write(rdir / "unrevealed.json", canonical_json(still), 0o600, durable=durable,
                  sync_dir=False)
     if durable:
         fsync_dirs([rdir / "orders", rdir, rdir.parent] if accepted else [rdir, rdir.parent])
