@@ -15,6 +15,7 @@ from pbem.core.ruleset import Ruleset
 BUILTIN: dict[str, str] = {
     "conformance": "pbem.games.conformance:RULESET",
     "mythology": "pbem.games.mythology.game:RULESET",
+    "cyclades": "pbem.games.cyclades.game:RULESET",
 }
 
 _extra: dict[str, Ruleset] = {}

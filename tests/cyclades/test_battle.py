@@ -72,8 +72,9 @@ def side(player: str, units: list[Unit], **kw: Any) -> Side:
 
 
 def plain(value: object) -> bool:
-    """Only str, int, bool, None, lists and dicts with str keys: what the ledger stores."""
-    if value is None or isinstance(value, str | int | bool):
+    """Only str, int, bool, lists and dicts with str keys: what the TOML ledger stores (no
+    None, no float)."""
+    if isinstance(value, str | int | bool):
         return True
     if isinstance(value, list):
         return all(plain(v) for v in value)

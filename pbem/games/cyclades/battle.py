@@ -390,7 +390,7 @@ class Round:
                       "breakdown": _breakdown_dicts(self.breakdowns[side])}
                for side in (ATTACKER, DEFENDER)},
             "casualties": [{"side": side, **unit.as_dict()} for side, unit in self.casualties],
-            "retreat": self.retreat,
+            "retreat": self.retreat or "",  # the ledger is TOML: no None
         }
 
 
@@ -515,8 +515,8 @@ class BattleResult:
                             "text": lines[1]})
         out.append({
             "type": "battle_end", "rule": "Battle 1" if self.retreated is None else "Battle 2",
-            "where": self.where, "winner": self.winner, "holder": self.holder,
-            "retreated": self.retreated, "defenseless": self.defenseless,
+            "where": self.where, "winner": self.winner or "", "holder": self.holder or "",
+            "retreated": self.retreated or "", "defenseless": self.defenseless,
             "losses": {s: [u.as_dict() for u in us] for s, us in self.losses.items()},
             "survivors": {s: [u.as_dict() for u in us] for s, us in self.survivors.items()},
             "regular_troops_lost": self.regular_troops_lost(),

@@ -206,14 +206,20 @@ class Auction:
 
     def transcript(self) -> list[str]:
         """Readable lines for a report, one per event."""
-        return [_line(e) for e in self.events]
+        return transcript(self.events)
+
+
+def transcript(events: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The readable lines of an auction's events (also of ``Auction.as_dict()["events"]``, as
+    the state keeps them for the rest of the cycle's reports)."""
+    return [_line(e) for e in events]
 
 
 def _title(god: str) -> str:
     return god[:1].upper() + god[1:]
 
 
-def _line(e: Event) -> str:
+def _line(e: Mapping[str, Any]) -> str:
     kind = e["event"]
     if kind == "pay":
         bids = e["bids"]

@@ -45,6 +45,9 @@ Layout (every key always present; ``""`` means none)::
     auction     {} or this cycle's ``bidding.Auction.as_dict()`` once the bid is resolved
     acting      {"queue": [[god, pillar], ...] in action order, "index": n,
                  "finished": [pillars in the order they finished]} (Cycle 8)
+    standing    {player: {"retreat": {...}, "sea_retreat": {...}, "casualties": [...],
+                 "sea_casualties": [...]}}: each player's standing orders for battles they
+                 defend (Battle 2), from their latest bid; hidden from the others until used
     eliminated  [players] (Forgotten 6)
     result      {} or {"winners": [...], "why": text, "metropolises": {player: n}}
 

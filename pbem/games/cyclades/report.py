@@ -1,0 +1,106 @@
+"""Readable structures for the Cyclades reports and order forms, built from a view alone.
+
+``public`` is the same for every reader of a record (the board, the god track and the
+auction transcript, the creature track, everyone's open cards); ``mine`` is the reader's
+own part (their gold, their standing orders); ``situation`` heads an order form with what
+the player knows that bears on it, as comment lines.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.core.ruleset import PhaseSpec
+from pbem.games.cyclades import bidding
+from pbem.games.cyclades.components import Components
+from pbem.games.cyclades.maps import load_board
+from pbem.games.cyclades.state import land_units
+
+
+def _name(c: Components, cid: str) -> str:
+    try:
+        return str(c.by_id(cid).name)
+    except KeyError:
+        return cid
+
+
+def _territory_line(c: Components, tid: str, x: Mapping[str, Any], name: str) -> str:
+    parts = []
+    for key, label in (("troops", "troops"), ("undead", "undead"), ("titans", "Titans")):
+        if x[key]:
+            parts.append(f"{x[key]} {label}")
+    parts += [_name(c, h) for h in x["heroes"]] + [_name(c, e) for e in x["egyptians"]]
+    things = [_name(c, b) for b in x["buildings"]]
+    if x["metropolis"]:
+        things.append("METROPOLIS")
+    if x["prosperity"]:
+        things.append(f"+{x['prosperity']} prosperity")
+    things += [_name(c, a) for a in x["artifacts"]] + [_name(c, m) for m in x["monuments"]]
+    if x["necropolis_gold"]:
+        things.append(f"{x['necropolis_gold']} gold on the Necropolis")
+    owner = x["owner"] or "nobody"
+    text = f"{name} ({tid}): {owner}"
+    if parts:
+        text += "; " + ", ".join(parts)
+    if things:
+        text += "; " + ", ".join(things)
+    return text
+
+
+def public(c: Components, view: Mapping[str, Any]) -> dict[str, Any]:
+    board = load_board(view["game"]["board"], len(view["game"]["players"]))
+    terr = [_territory_line(c, t, x, board.territory(t).name)
+            for t, x in sorted(view["territories"].items()) if x["owner"] or land_units(x)
+            or x["buildings"]]
+    seas = [f"{s}: {x['owner']} {x['fleets']} fleets" +
+            (f", {x['undead_fleets']} undead" if x["undead_fleets"] else "")
+            for s, x in sorted(view["seas"].items()) if x["fleets"] or x["undead_fleets"]]
+    figures = [f"{_name(c, f)} of {x['owner']} on {x['where']} (since cycle {x['cycle']})"
+               for f, x in sorted(view["figures"].items())]
+    track = [f"{i + 1}. {_name(c, g)}" for i, g in enumerate(view["gods"]["track"])]
+    slots = [f"{price} gold: {_name(c, card) if card else 'empty'}" for price, card in
+             zip((4, 3, 2), view["creature_track"]["slots"], strict=False)]
+    holdings = []
+    for p in view["game"]["players"]:
+        h = view["hands"][p]
+        cards = [f"{h[k]} {k}" for k in ("priest", "philosopher", "priestess") if h[k]]
+        for key in ("heroes", "artifacts", "egyptians", "magic_items", "favors", "monuments",
+                    "metropolises"):
+            cards += [_name(c, x) for x in h[key]]
+        mets = sum(1 for x in view["territories"].values()
+                   if x["owner"] == p and x["metropolis"])
+        holdings.append(f"{p}: {mets} Metropolis(es); " + (", ".join(cards) or "no cards"))
+    auction = view.get("auction") or {}
+    return {"territories": terr, "seas": seas, "figures": figures, "track": track,
+            "slots": slots, "holdings": holdings,
+            "auction": bidding.transcript(auction.get("events", [])),
+            "hades": view["hades"], "cycle": view["cycle"]}
+
+
+def mine(c: Components, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
+    gold = view.get("gold", {})
+    return {"gold": {p: g for p, g in sorted(gold.items())},
+            "standing": (view.get("standing") or {}).get(player or "", {})}
+
+
+def situation(c: Components, view: Mapping[str, Any], phase: PhaseSpec,
+              player: str) -> list[str]:
+    """Comment lines for the top of ``player``'s form (78 columns)."""
+    lines = [f"Cycle {view['cycle']}. Your gold: {view.get('gold', {}).get(player, '?')}. "
+             f"Gods on the track: {', '.join(view['gods']['track'])} (and apollo)."]
+    mine_t = sorted(t for t, x in view["territories"].items() if x["owner"] == player)
+    lines.append("Your territories: " + (", ".join(mine_t) or "none") + ".")
+    if phase.kind == "act":
+        slots = view["creature_track"]["slots"]
+        lines.append("Creature track: " + ", ".join(
+            f"slot {i + 1} ({price} gold) {card or 'empty'}"
+            for i, (price, card) in enumerate(zip((4, 3, 2), slots, strict=False))) + ".")
+    if phase.kind == "deploy":
+        todo = (view.get("to_deploy") or {}).get(phase.active or player, {})
+        lines.append("To deploy: " + (", ".join(f"{n} {k}" for k, n in sorted(todo.items())
+                                                if n) or "nothing") + ".")
+    return [part for line in lines
+            for part in textwrap.wrap(line, 76, initial_indent="# ",
+                                      subsequent_indent="#   ")]
