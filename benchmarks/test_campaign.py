@@ -19,7 +19,7 @@ from pbem import games
 from pbem.core import demo, engine, ledger
 from pbem.core.campaign import open_campaign
 
-WHOLE = [("mythology", 6), ("conformance", 4)]
+WHOLE = [("mythology", 6), ("conformance", 4), ("cyclades", 4)]
 
 
 def _smoke(request: pytest.FixtureRequest) -> bool:

@@ -56,3 +56,37 @@ def test_simulate_finds_nothing_wrong(options: dict[str, str], players: int) -> 
     reports = list(simulate.run("cyclades", 2, seed="sim", players=players, options=options,
                                 resolve=games.get))
     assert all(r.ok for r in reports), [r.problems for r in reports]
+
+
+def test_an_unchanged_form_is_valid_and_means_the_default(tmp_path: Path) -> None:
+    """Issue 5, point 8 / DESIGN: a form signed and sent back unchanged is a valid order
+    meaning the phase's documented default, for every phase kind of a whole game."""
+    import copy
+
+    import tomli
+
+    from pbem.core.dice import Rng, Stream
+
+    result = demo.run(RULESET, tmp_path / "d", players=3, seed="forms", options={},
+                      resolve=games.get, with_reports=False)
+    c = open_campaign(result.campaign_dir, games.get)
+    kinds: set[str] = set()
+    for seq in range(1, ledger.count(c.ledger_dir)):
+        state = engine.load_state(c, seq)
+        assert state is not None
+        phase = RULESET.next_phase(state)
+        assert phase is not None
+        for player in phase.actors:
+            form = RULESET.order_form(RULESET.view(state, player), phase, player)
+            orders = tomli.loads("[orders]\n" + form)["orders"]
+            assert RULESET.validate(state, phase, player, orders) == [], (phase.id, player)
+            others = {p: RULESET.default_orders(state, phase, p) for p in phase.actors}
+            outcomes = []
+            for mine in (orders, RULESET.default_orders(state, phase, player)):
+                rng = Rng(Stream(b"p" * 32), Stream(b"s" * 32))
+                out = RULESET.resolve(copy.deepcopy(state), phase, {**others, player: mine},
+                                      rng)
+                outcomes.append((out.state, out.events, out.private))
+            assert outcomes[0] == outcomes[1], (phase.id, player)
+            kinds.add(phase.kind)
+    assert kinds >= {"bid", "deploy", "act"}

@@ -9,6 +9,7 @@ even rows half a cell to the right; a cell in an odd row r, column c touches (c-
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -480,3 +481,141 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
     assert wheres == ["titans-5-6.toml", "vanilla-2.toml legend",
                       "vanilla-4.toml [side] players", "vanilla-4.toml [side] extra"]
     assert "not valid TOML" in str(err) and "holds 7" in str(err)
+
+
+# --- cells: the layout as data, for the board picture ----------------------------------------
+
+
+def _picture(path: Path) -> tuple[int, int, dict[tuple[int, int], str]]:
+    """The layout drawn in a file's header comment, read independently of the loader:
+    columns, rows, and the word written in each cell (a sea id or a territory abbreviation,
+    without its ``*``). Odd rows stand under the column letters, even rows half a column
+    to the right."""
+    lines = [x[1:] for x in path.read_text(encoding="utf-8").splitlines() if x.startswith("#")]
+    top = next(i for i, x in enumerate(lines) if x.split()[:3] == ["A", "B", "C"])
+    letters = {m.start(): ord(m[0]) - 64 for m in re.finditer(r"[A-Z]", lines[top])}
+    first, second = sorted(letters)[:2]
+    spacing = second - first
+    cells: dict[tuple[int, int], str] = {}
+    rows = 0
+    for line in lines[top + 1:]:
+        m = re.match(r"\s*(\d+)(\s.*)$", line)
+        if not m:
+            break
+        rows = row = int(m[1])
+        for word in re.finditer(r"\S+", m[2]):
+            x = m.start(2) + word.start() - (spacing // 2 if row % 2 == 0 else 0)
+            assert (x - first) % spacing == 0, (path.name, row, word[0])
+            cells[((x - first) // spacing + 1, row)] = word[0].rstrip("*")
+    return len(letters), rows, cells
+
+
+@pytest.mark.parametrize(("board", "players"), ALL_SIDES)
+def test_cells_match_the_picture_at_the_top_of_the_file(board: str, players: int) -> None:
+    side = load_board(board, players)
+    columns, rows, picture = _picture(maps.DATA / f"{side.side}.toml")
+    assert side.has_cells and (side.columns, side.rows) == (columns, rows)
+    got = {maps.cell_position(cell): rid for cell, (_, rid) in side.cells().items()}
+    text = (maps.DATA / f"{side.side}.toml").read_text(encoding="utf-8")
+    abbreviations = dict(re.findall(r'id = "([a-z-]+)"  # ([A-Z]{3})\n', text))
+    want = {}
+    for pos, word in picture.items():
+        # A sea is written as its id (lower case on the Vanilla sides), a territory as its
+        # abbreviation, given beside its id.
+        owner = [t for t, a in abbreviations.items() if a == word]
+        want[pos] = owner[0] if owner else word.upper()
+    assert got == want
+    assert set(abbreviations) == set(side.territories)
+
+
+@pytest.mark.parametrize(("board", "players"), ALL_SIDES)
+def test_the_adjacency_tables_agree_with_the_cells(board: str, players: int) -> None:
+    """The graph is written by hand, the cells too: where one record's cells touch
+    another's, the tables must link them, and nowhere else (a land border only between
+    territories)."""
+    side = load_board(board, players)
+    where = {maps.cell_position(c): rec for c, rec in side.cells().items()}
+    touching: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for pos, rec in where.items():
+        for n in maps.cell_neighbours(*pos):
+            if n in where and where[n] != rec:
+                touching.setdefault(rec, set()).add(where[n])
+    for t in side.territories.values():
+        near = touching.get(("territory", t.id), set())
+        assert tuple(sorted(i for k, i in near if k == "sea")) == t.seas, t.id
+        assert tuple(sorted(i for k, i in near if k == "territory")) == t.land, t.id
+    for s in side.seas.values():
+        near = touching.get(("sea", s.id), set())
+        assert tuple(sorted(i for k, i in near if k == "sea")) == s.seas, s.id
+
+
+@pytest.mark.parametrize(("board", "players"), ALL_SIDES)
+def test_seas_are_named_by_their_first_cell(board: str, players: int) -> None:
+    side = load_board(board, players)
+    for s in side.seas.values():
+        assert s.cells[0] == s.id  # reading order: the first cell names the sea
+        if board == "vanilla":
+            assert s.cells == (s.id,)  # one cell each, no `cells` key needed
+    assert any(len(s.cells) > 1 for s in side.seas.values()) == (board == "titans")
+    for t in side.territories.values():
+        assert t.cells and t.cells == tuple(sorted(
+            t.cells, key=lambda c: maps.cell_position(c)[::-1]))
+
+
+def test_cell_helpers_hand_checked() -> None:
+    assert maps.cell_position("H5") == (8, 5) and maps.cell_name(8, 5) == "H5"
+    assert maps.cell_position("N10") == (14, 10)
+    # Odd row 5: columns c-1 and c above and below; even row 4: c and c+1.
+    assert set(maps.cell_neighbours(8, 5)) == {(9, 5), (7, 5), (7, 4), (8, 4), (7, 6), (8, 6)}
+    assert set(maps.cell_neighbours(3, 4)) == {(4, 4), (2, 4), (3, 3), (4, 3), (3, 5), (4, 5)}
+    with pytest.raises(ValueError):
+        maps.cell_position("h5")
+    # Naxos (vanilla-5: H5 H6 I6) and its shore, as in the picture.
+    naxos = load_board("vanilla", 5).territory("naxos")
+    assert naxos.cells == ("H5", "H6", "I6") and naxos.as_dict()["cells"] == ["H5", "H6", "I6"]
+    assert load_board("titans", 3).sea("A3").cells == ("A3", "B3", "A4")
+
+
+def test_cells_checked_format_grid_and_overlap(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        _record(d, "territory", "delos")["cells"] = ["I3", "i4"]       # not a cell
+        _record(d, "territory", "naxos")["cells"] = ["H5", "H6", "N6"]  # column N of 13
+        _record(d, "territory", "paros")["cells"] = ["F5", "F6", "H5"]  # Naxos' cell
+        _record(d, "territory", "ios")["cells"] = ["K1", "K2", "J2"]    # sea J2's cell
+
+    _edit(_copy(tmp_path), "vanilla-5.toml", change)
+    err = _load_problems(tmp_path)
+    assert _wheres(err) == ["vanilla-5.toml [[territory]] delos cells",
+                            "vanilla-5.toml [[territory]] naxos cells",
+                            "vanilla-5.toml [[territory]] paros cells",
+                            "vanilla-5.toml [[sea]] J2 cells"]
+    text = str(err)
+    assert "'i4', not a cell" in text and "'N6', outside the grid of 13 columns" in text
+    assert "'H5', which [[territory]] naxos covers too" in text
+    assert "'J2', which [[territory]] ios covers too" in text
+
+
+def test_cells_need_a_grid_and_a_grid_needs_cells(tmp_path: Path) -> None:
+    def no_grid(d: dict[str, Any]) -> None:
+        del d["side"]["columns"]
+        del d["side"]["rows"]
+
+    directory = _copy(tmp_path)
+    _edit(directory, "titans-3-4.toml", no_grid)  # cells everywhere, but no grid
+    _edit(directory, "vanilla-2.toml", lambda d: _record(d, "territory", "delos").pop("cells"))
+    _edit(directory, "vanilla-3.toml", lambda d: d["side"].pop("rows"))
+    err = _load_problems(directory)
+    wheres = _wheres(err)
+    assert wheres.count("titans-3-4.toml [[territory]] aptera cells") == 1
+    assert "titans-3-4.toml [[sea]] A3 cells" in wheres
+    assert "vanilla-2.toml [[territory]] delos cells" in wheres
+    assert "vanilla-3.toml [side] rows" in wheres
+    assert "no columns and rows" in str(err) and "is missing: the side has a grid" in str(err)
+
+
+def test_a_side_without_any_cells_still_loads(tmp_path: Path) -> None:
+    # Cells are for the picture only: a group's own file may leave them out altogether.
+    path = _toy(tmp_path, {"S1": ["S2"], "S2": ["S1"]}, {"west": ["S1"], "east": ["S2"]})
+    side = maps.read_side(path)
+    assert not side.has_cells and side.cells() == {}
+    assert side.territory("west").cells == () and side.sea("S1").cells == ()

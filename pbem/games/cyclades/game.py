@@ -259,6 +259,10 @@ class Cyclades(Ruleset):
                    rng: Stream) -> Orders:
         return bot_mod.orders(self.c, view, phase, player, rng)
 
+    def board_svg(self, view: Mapping[str, Any], player: str | None) -> str:
+        from pbem.games.cyclades import board
+        return board.svg(self.c, view, player)
+
     def report_public(self, view: Mapping[str, Any]) -> dict[str, Any]:
         return report.public(self.c, view)
 

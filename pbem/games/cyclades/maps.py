@@ -30,6 +30,16 @@ territory, 003 Battle 2), ``reachable_territories`` and ``starting_pairs`` (003 
 Every tuple is in sorted id order (Python string order), every mapping iterates in it, so the
 rules that use them are deterministic. This module holds data and geometry, no rules: who owns
 what, and which seas hold whose fleets, is the caller's.
+
+**Cells** (for the board picture only; no rule reads them). A side may give the size of the
+grid of hexagonal cells its layout is drawn on (``[side] columns`` and ``rows``; columns are
+lettered from ``A``, rows numbered from 1, even rows half a cell to the right: the picture at
+the top of each file, and :func:`cell_neighbours`). Then every territory lists the cells it
+covers (``cells = ["H5", "H6", "I6"]``), and so does every sea space, or its id is its one cell
+(the Vanilla sides name each sea after its cell). The loader checks that each cell is written
+as a column letter and a row number, lies inside the grid, and belongs to one territory or sea
+only. Without ``columns`` and ``rows`` no record may give cells (the picture then lays the
+side out by itself). Cells are kept in reading order (row, then column), not string order.
 """
 
 from __future__ import annotations
@@ -69,6 +79,40 @@ BUILDING_SYMBOLS: Final = 4
 _TERRITORY_ID = re.compile(r"[a-z][a-z0-9-]*\Z")
 _SEA_ID = re.compile(r"[A-Za-z][A-Za-z0-9-]*\Z")
 _MAX_COUNT = 9  # cornucopias or building spaces on one territory or sea; a typo guard only
+_CELL = re.compile(r"([A-Z])([1-9][0-9]?)\Z")
+#: The largest grid a side may declare: one letter per column, two digits per row.
+MAX_COLUMNS, MAX_ROWS = 26, 99
+
+
+def cell_position(cell: str) -> tuple[int, int]:
+    """(column, row) of a cell name, both from 1: ``"H5"`` -> ``(8, 5)``. ``ValueError`` if
+    ``cell`` is not a column letter and a row number."""
+    m = _CELL.match(cell)
+    if m is None:
+        raise ValueError(f"{cell!r} is not a cell (a column letter and a row number, e.g. 'H5')")
+    return ord(m[1]) - ord("A") + 1, int(m[2])
+
+
+def cell_name(column: int, row: int) -> str:
+    """The name of the cell at (``column``, ``row``): ``(8, 5)`` -> ``"H5"``."""
+    if not (1 <= column <= MAX_COLUMNS and 1 <= row <= MAX_ROWS):
+        raise ValueError(f"({column}, {row}) is outside A1..Z{MAX_ROWS}")
+    return f"{chr(ord('A') + column - 1)}{row}"
+
+
+def cell_neighbours(column: int, row: int) -> tuple[tuple[int, int], ...]:
+    """The six positions touching a cell, whether or not they are on the grid, clockwise from
+    the east. Even rows sit half a cell to the right, so a cell in an odd row touches
+    columns ``c-1`` and ``c`` in the rows above and below, one in an even row ``c`` and
+    ``c+1``; both touch ``c-1`` and ``c+1`` in their own row."""
+    left = column - 1 if row % 2 == 1 else column
+    return ((column + 1, row), (left + 1, row + 1), (left, row + 1), (column - 1, row),
+            (left, row - 1), (left + 1, row - 1))
+
+
+def _reading_order(cell: str) -> tuple[int, int]:
+    column, row = cell_position(cell)
+    return row, column
 
 
 class BoardDataError(ProblemsError):
@@ -88,6 +132,7 @@ class Territory:
     ``small_island`` (never a starting territory, 003 Setup 9.1) and ``building_symbol`` (a
     random basic building is placed on it at setup, 003 Setup 1.2). ``island`` names the land
     mass: the territory's own id on the Vanilla board. ``seas`` and ``land`` are sorted ids.
+    ``cells`` are the grid cells it covers, in reading order (empty if the side has no grid).
     """
 
     id: str
@@ -100,29 +145,33 @@ class Territory:
     building_symbol: bool
     seas: tuple[str, ...]
     land: tuple[str, ...]
+    cells: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         return {"id": self.id, "name": self.name, "island": self.island,
                 "prosperity": self.prosperity, "building_spaces": self.building_spaces,
                 "metropolis_square": self.metropolis_square, "small_island": self.small_island,
                 "building_symbol": self.building_symbol, "seas": list(self.seas),
-                "land": list(self.land)}
+                "land": list(self.land), "cells": list(self.cells)}
 
 
 @dataclass(frozen=True)
 class Sea:
     """A sea space. ``prosperity`` is its cornucopias (0 or 1 on the built-in boards), earned
     by the player whose fleets alone hold it (published base rules, income). ``seas`` are the
-    sea spaces next to it, ``territories`` the territories on its shores; both sorted."""
+    sea spaces next to it, ``territories`` the territories on its shores; both sorted.
+    ``cells`` are the grid cells it covers, in reading order (empty if the side has no grid).
+    """
 
     id: str
     prosperity: int
     seas: tuple[str, ...]
     territories: tuple[str, ...]
+    cells: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         return {"id": self.id, "prosperity": self.prosperity, "seas": list(self.seas),
-                "territories": list(self.territories)}
+                "territories": list(self.territories), "cells": list(self.cells)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,6 +180,8 @@ class Board:
 
     ``name`` is the board (``"vanilla"`` or ``"titans"``), ``side`` the file's stem
     (``"vanilla-5"``), ``title`` the side's printed name, ``players`` the counts it serves.
+    ``columns`` and ``rows`` are the size of the grid the cells of its territories and seas
+    lie on (both 0 if the side has no grid: then no record has cells).
     """
 
     name: str
@@ -139,6 +190,8 @@ class Board:
     players: tuple[int, ...]
     territories: Mapping[str, Territory]
     seas: Mapping[str, Sea]
+    columns: int
+    rows: int
     _distance: Mapping[str, Mapping[str, int]] = field(repr=False)
     _islands: Mapping[str, tuple[str, ...]] = field(repr=False)
 
@@ -151,6 +204,18 @@ class Board:
     @property
     def sea_ids(self) -> tuple[str, ...]:
         return tuple(self.seas)
+
+    @property
+    def has_cells(self) -> bool:
+        """Whether the side is laid out on a grid (every territory and sea has cells)."""
+        return self.columns > 0
+
+    def cells(self) -> dict[str, tuple[str, str]]:
+        """Every cell of the grid that is on the board: cell -> (``"territory"`` or
+        ``"sea"``, id), in reading order. Empty if the side has no grid."""
+        out = {cell: ("territory", t.id) for t in self.territories.values() for cell in t.cells}
+        out.update({cell: ("sea", s.id) for s in self.seas.values() for cell in s.cells})
+        return {cell: out[cell] for cell in sorted(out, key=_reading_order)}
 
     @property
     def islands(self) -> Mapping[str, tuple[str, ...]]:
@@ -280,7 +345,7 @@ class Board:
 
     def as_dict(self) -> dict[str, object]:
         return {"board": self.name, "side": self.side, "title": self.title,
-                "players": list(self.players),
+                "players": list(self.players), "columns": self.columns, "rows": self.rows,
                 "territories": [t.as_dict() for t in self.territories.values()],
                 "seas": [s.as_dict() for s in self.seas.values()]}
 
@@ -366,6 +431,27 @@ class _Table:
             return None
         return tuple(sorted(value))
 
+    def cells(self, key: str) -> tuple[str, ...] | None:
+        """An optional list of cell names (``"H5"``), in reading order; ``()`` if absent.
+        Whether they lie inside the grid is checked with the whole side (:func:`_check_graph`)."""
+        value = self.value(key, optional=True)
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not value or not all(isinstance(v, str)
+                                                               for v in value):
+            self.problem(key, f"is {value!r}, not a non-empty list of cells (strings)",
+                         _CELL_HINT)
+            return None
+        bad = [v for v in value if not _CELL.match(v)]
+        if bad:
+            self.problem(key, f"holds {bad[0]!r}, not a cell", _CELL_HINT)
+            return None
+        twice = sorted({v for v in value if value.count(v) > 1})
+        if twice:
+            self.problem(key, f"lists {twice[0]!r} twice")
+            return None
+        return tuple(sorted(value, key=_reading_order))
+
     def done(self) -> None:
         for key in sorted(set(self.data) - self.read):
             self.problem(key, "unknown key",
@@ -375,6 +461,8 @@ class _Table:
 
 _TERRITORY_HINT = "territory ids are lower case letters, digits and hyphens, e.g. \"naxos\""
 _SEA_HINT = "sea ids start with a letter, then letters, digits or hyphens, e.g. \"C4\""
+_CELL_HINT = ("a cell is a column letter and a row number, as in the picture at the top of "
+              "the file, e.g. \"H5\"")
 
 
 @dataclass
@@ -385,19 +473,23 @@ class _Raw:
     title: str | None
     players: tuple[int, ...]
     territories: dict[str, Territory]
-    seas: dict[str, tuple[int, tuple[str, ...]]]
+    # id -> (prosperity, neighbouring seas, cells)
+    seas: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]]
+    # (columns, rows) of the grid, or None when the side has none
+    grid: tuple[int, int] | None
     # Ids of records that have a problem of their own: references to them are not reported
     # again as dangling, so one mistake gives one problem, not a cascade.
     broken: set[str] = field(default_factory=set)
 
 
-def _read_side_table(doc: _Table) -> tuple[str | None, str | None, tuple[int, ...]]:
+def _read_side_table(doc: _Table) -> tuple[str | None, str | None, tuple[int, ...],
+                                          tuple[int, int] | None]:
     raw = doc.value("side", optional=False)
     if raw is None:
-        return None, None, ()
+        return None, None, (), None
     if not isinstance(raw, dict):
         doc.problem("[side]", "must be a table")
-        return None, None, ()
+        return None, None, (), None
     side = _Table(doc.file, "[side]", raw, doc.problems)
     board = side.text("board")
     if board is not None and board not in PLAYER_COUNTS:
@@ -421,8 +513,28 @@ def _read_side_table(doc: _Table) -> tuple[str | None, str | None, tuple[int, ..
                              f"{board or 'a board'} with {', '.join(map(str, allowed))} players")
             else:
                 players = tuple(sorted(value))
+    grid = _read_grid(side)
     side.done()
-    return board, title, players
+    return board, title, players, grid
+
+
+def _read_grid(side: _Table) -> tuple[int, int] | None:
+    """``columns`` and ``rows`` of ``[side]``: both or neither (the picture's grid)."""
+    size: dict[str, int] = {}
+    for key, top in (("columns", MAX_COLUMNS), ("rows", MAX_ROWS)):
+        value = side.value(key, optional=True)
+        if value is None:
+            continue
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top:
+            side.problem(key, f"is {value!r}, not a whole number from 1 to {top}")
+            return None
+        size[key] = value
+    if len(size) == 1:
+        missing = "rows" if "columns" in size else "columns"
+        side.problem(missing, "is missing: a grid needs both columns and rows",
+                     "give both, or neither (then no record may have cells)")
+        return None
+    return (size["columns"], size["rows"]) if size else None
 
 
 def _read(path: Path, problems: list[Problem]) -> _Raw | None:
@@ -436,7 +548,7 @@ def _read(path: Path, problems: list[Problem]) -> _Raw | None:
         problems.append(Problem(name, f"is not valid TOML: {exc}"))
         return None
     doc = _Table(name, "", data, problems)
-    board, title, players = _read_side_table(doc)
+    board, title, players, grid = _read_side_table(doc)
 
     territories: dict[str, Territory] = {}
     broken: set[str] = set()
@@ -451,8 +563,8 @@ def _read(path: Path, problems: list[Problem]) -> _Raw | None:
                   t.count("prosperity"), t.count("building_spaces"),
                   t.flag("metropolis_square"), t.flag("small_island", True),
                   t.flag("building_symbol", True), t.ids("seas", _SEA_ID),
-                  t.ids("land", _TERRITORY_ID, True))
-        tname, island, pros, spaces, metro, small, symbol, seas, land = values
+                  t.ids("land", _TERRITORY_ID, True), t.cells("cells"))
+        tname, island, pros, spaces, metro, small, symbol, seas, land, cells = values
         if seas == ():
             t.problem("seas", "is empty: every territory touches at least one sea",
                       "list the sea spaces on its shore")
@@ -460,13 +572,13 @@ def _read(path: Path, problems: list[Problem]) -> _Raw | None:
         if tid is None or tid in territories:
             continue
         if (tname is None or pros is None or spaces is None or metro is None or small is None
-                or symbol is None or seas is None or land is None):
+                or symbol is None or seas is None or land is None or cells is None):
             broken.add(tid)
             continue
         territories[tid] = Territory(tid, tname, island or tid, pros, spaces, metro, small,
-                                     symbol, seas, land)
+                                     symbol, seas, land, cells)
 
-    seas_read: dict[str, tuple[int, tuple[str, ...]]] = {}
+    seas_read: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
     for i, raw in enumerate(_records(doc, "sea"), 1):
         s = _Table(name, f"[[sea]] #{i}", raw, problems)
         sid = s.text("id", _SEA_ID, _SEA_HINT)
@@ -478,15 +590,18 @@ def _read(path: Path, problems: list[Problem]) -> _Raw | None:
                 s.problem("id", f"{sid!r} is also a territory's id")
         pros = s.count("prosperity", optional=True)
         neighbours = s.ids("seas", _SEA_ID)
+        sea_cells = s.cells("cells")
         s.done()
         if sid is None or sid in seas_read or sid in territories or sid in broken:
             continue
-        if pros is None or neighbours is None:
+        if pros is None or neighbours is None or sea_cells is None:
             broken.add(sid)
             continue
-        seas_read[sid] = (pros, neighbours)
+        if not sea_cells and grid is not None and _CELL.match(sid):
+            sea_cells = (sid,)  # a sea named by its one cell (the Vanilla sides)
+        seas_read[sid] = (pros, neighbours, sea_cells)
     doc.done()
-    return _Raw(board, title, players, territories, seas_read, broken)
+    return _Raw(board, title, players, territories, seas_read, grid, broken)
 
 
 def _records(doc: _Table, key: str) -> list[dict[str, object]]:
@@ -529,7 +644,7 @@ def _check_graph(name: str, raw: _Raw, problems: list[Problem]) -> None:
                     f"{where} land", f"names {n!r} on island {terr[n].island!r}, but this "
                     f"territory is on {t.island!r}: land borders join territories of one island"))
 
-    for sid, (_, near) in seas.items():
+    for sid, (_, near, _cells) in seas.items():
         where = f"{name} [[sea]] {sid} seas"
         for n in near:
             if n == sid:
@@ -573,6 +688,8 @@ def _check_graph(name: str, raw: _Raw, problems: list[Problem]) -> None:
             f"{len(symbols)} territories carry a building symbol, not {BUILDING_SYMBOLS}",
             "one of each basic building is placed on them at setup (003 Setup 1.2)"))
 
+    _check_cells(name, raw, problems)
+
     # A broken sea record is missing from the graph, which could split it only seemingly.
     if seas and not raw.broken and not _connected(
             sorted(seas), lambda s: [n for n in seas[s][1] if n in seas]):
@@ -583,6 +700,40 @@ def _check_graph(name: str, raw: _Raw, problems: list[Problem]) -> None:
             "between: " + "; ".join(", ".join(g[:4]) + (" ..." if len(g) > 4 else "")
                                     for g in groups),
             "link the groups with sea--sea adjacency"))
+
+
+def _check_cells(name: str, raw: _Raw, problems: list[Problem]) -> None:
+    """The cells of one side: every record has some when the side has a grid (none when it
+    has not), inside the grid, and no cell belongs to two records."""
+    records = [(f"[[territory]] {t.id}", t.cells) for t in raw.territories.values()]
+    records += [(f"[[sea]] {sid}", cells) for sid, (_, _, cells) in raw.seas.items()]
+    if raw.grid is None:
+        for where, cells in records:
+            if cells:
+                problems.append(Problem(
+                    f"{name} {where} cells", "is given, but [side] has no columns and rows",
+                    "give the size of the grid in [side] (columns = 13, rows = 7)"))
+        return
+    columns, rows = raw.grid
+    taken: dict[str, str] = {}
+    for where, cells in records:
+        if not cells:
+            problems.append(Problem(
+                f"{name} {where} cells", "is missing: the side has a grid, so every territory "
+                "and sea space lists its cells", "a sea space named by its one cell (\"C4\") "
+                "may leave them out"))
+        for cell in cells:
+            column, row = cell_position(cell)
+            if column > columns or row > rows:
+                problems.append(Problem(
+                    f"{name} {where} cells", f"holds {cell!r}, outside the grid of {columns} "
+                    f"columns (A-{cell_name(columns, 1)[0]}) and {rows} rows"))
+            elif cell in taken:
+                problems.append(Problem(f"{name} {where} cells",
+                                        f"holds {cell!r}, which {taken[cell]} covers too",
+                                        "a cell belongs to one territory or sea space"))
+            else:
+                taken[cell] = where
 
 
 def _components(nodes: list[str], step: Callable[[str], Iterable[str]]) -> list[list[str]]:
@@ -614,8 +765,8 @@ def _build(name: str, side: str, raw: _Raw) -> Board:
     for t in raw.territories.values():
         for s in t.seas:
             shores[s].append(t.id)
-    seas = {sid: Sea(sid, raw.seas[sid][0], raw.seas[sid][1], tuple(sorted(shores[sid])))
-            for sid in sorted(raw.seas)}
+    seas = {sid: Sea(sid, raw.seas[sid][0], raw.seas[sid][1], tuple(sorted(shores[sid])),
+                     raw.seas[sid][2]) for sid in sorted(raw.seas)}
     distance: dict[str, MappingProxyType[str, int]] = {}
     for start in seas:
         # Breadth-first from every sea: a few dozen seas, so the whole table is cheap.
@@ -635,6 +786,7 @@ def _build(name: str, side: str, raw: _Raw) -> Board:
         name=name, side=side, title=raw.title or side, players=raw.players,
         territories=MappingProxyType({t: raw.territories[t] for t in sorted(raw.territories)}),
         seas=MappingProxyType(seas),
+        columns=raw.grid[0] if raw.grid else 0, rows=raw.grid[1] if raw.grid else 0,
         _distance=MappingProxyType(distance),
         _islands=MappingProxyType({i: tuple(sorted(ids)) for i, ids in sorted(islands.items())}))
 

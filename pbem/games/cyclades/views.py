@@ -89,33 +89,25 @@ def invariants(before: State | None, after: State, events: Sequence[Mapping[str,
     for k, n in after["supply"].items():
         if n < 0:
             out.append(f"supply of {k} is {n}")
-    # Every track card is in exactly one place: a slot, the deck, the discard, removed, or a
-    # player's hand (heroes, artifacts, Egyptians held).
+    # Every track card is in exactly one place: a slot, the deck, the discard, removed, a
+    # player's hand (heroes, artifacts, Egyptians held), or with its creature figure.
+    if before is not None:
+        was, now = track_places(before), track_places(after)
+        for card in sorted(set(was) | set(now)):
+            if was.get(card, 0) != now.get(card, 0):
+                out.append(f"track card {card}: {was.get(card, 0)} copies before, "
+                           f"{now.get(card, 0)} after")
+    return out
+
+
+def track_places(state: State) -> dict[str, int]:
+    """How many copies of each track card the state holds, wherever they are."""
     places: dict[str, int] = {}
-    track = after["creature_track"]
-    for card in [*track["slots"], *track["deck"], *track["discard"], *track["removed"]]:
+    track = state["creature_track"]
+    held = [card for hand in state["hands"].values()
+            for kind in ("heroes", "artifacts", "egyptians") for card in hand[kind]]
+    for card in [*track["slots"], *track["deck"], *track["discard"], *track["removed"], *held,
+                 *state["figures"]]:
         if card:
             places[card] = places.get(card, 0) + 1
-    for hand in after["hands"].values():
-        for kind in ("heroes", "artifacts", "egyptians"):
-            for card in hand[kind]:
-                places[card] = places.get(card, 0) + 1
-    for card in after["figures"]:  # a creature's card stays with its figure
-        places[card] = places.get(card, 0) + 1
-    if before is not None:
-        was: dict[str, int] = {}
-        bt = before["creature_track"]
-        for card in [*bt["slots"], *bt["deck"], *bt["discard"], *bt["removed"]]:
-            if card:
-                was[card] = was.get(card, 0) + 1
-        for hand in before["hands"].values():
-            for kind in ("heroes", "artifacts", "egyptians"):
-                for card in hand[kind]:
-                    was[card] = was.get(card, 0) + 1
-        for card in before["figures"]:
-            was[card] = was.get(card, 0) + 1
-        for card in sorted(set(was) | set(places)):
-            if was.get(card, 0) != places.get(card, 0):
-                out.append(f"track card {card}: {was.get(card, 0)} copies before, "
-                           f"{places.get(card, 0)} after")
-    return out
+    return places

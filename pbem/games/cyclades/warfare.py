@@ -308,6 +308,16 @@ class _Reroller:
         return value
 
 
+def _report_battle(t: Turn, result: battle.BattleResult, stream: _Reroller) -> None:
+    """The battle's events, and any die rolled again (Misc Divine Favors 4), in the turn."""
+    for event in result.events():
+        event.setdefault("player", t.player)
+        t.public.append(event)
+    for r in stream.rerolled:
+        t.say("reroll", "Misc Divine Favors 4", f"{t.player} rolls the {r['first']} again: "
+              f"{r['again']}.", player=t.player, **r)
+
+
 def _armed_bonuses(t: Turn, where: str) -> tuple[list[tuple[str, int]], bool]:
     """One-time ``battle_bonus`` and ``reroll`` powers armed this turn for a battle on
     ``where``: spent by the first such battle."""
@@ -463,12 +473,7 @@ def land_battle(t: Turn, src: str, dst: str, party: Party, *,
     stream = _Reroller(t.rng.public, {ATTACKER} if reroll else set())
     result = battle.fight(dst, False, attacker, defending, stream, fortresses=fortresses,
                           metropolises=1 if here["metropolis"] else 0)
-    for event in result.events():
-        event.setdefault("player", t.player)
-        t.public.append(event)
-    for r in stream.rerolled:
-        t.say("reroll", "Misc Divine Favors 4", f"{t.player} rolls the {r['first']} again: "
-              f"{r['again']}.", player=t.player, **r)
+    _report_battle(t, result, stream)
     _kill_party_losses(t, result.losses[ATTACKER])
     _remove_lost(t, dst, result.losses[DEFENDER])
     slain = result.regular_troops_lost()
@@ -611,12 +616,7 @@ def sea_battle(t: Turn, src: str, dst: str, fleets: int, undead_fleets: int) -> 
     defending = Side(defender, d_units, d_bonus, d_order, d_retreat, bool(d_dest))
     stream = _Reroller(t.rng.public, {ATTACKER} if reroll else set())
     result = battle.fight(dst, True, attacker, defending, stream, ports=ports)
-    for event in result.events():
-        event.setdefault("player", t.player)
-        t.public.append(event)
-    for r in stream.rerolled:
-        t.say("reroll", "Misc Divine Favors 4", f"{t.player} rolls the {r['first']} again: "
-              f"{r['again']}.", player=t.player, **r)
+    _report_battle(t, result, stream)
     lost_d = result.losses[DEFENDER]
     there["fleets"] -= sum(1 for u in lost_d if u.kind == battle.FLEET)
     there["undead_fleets"] -= sum(1 for u in lost_d if u.kind == battle.UNDEAD_FLEET)
