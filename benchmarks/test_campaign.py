@@ -8,6 +8,7 @@ With ``--benchmark-disable`` (the CI smoke run) the sizes shrink, to keep the co
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -20,15 +21,19 @@ from pbem.core import demo, engine, ledger
 from pbem.core.campaign import open_campaign
 
 WHOLE = [("mythology", 6), ("conformance", 4), ("cyclades", 4)]
+ALL_CORES = os.cpu_count() or 1
 
 
 def _smoke(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("benchmark_disable"))
 
 
-@pytest.mark.parametrize(("game", "players"), WHOLE)
+@pytest.mark.parametrize(("game", "players", "jobs"), [
+    *((game, players, ALL_CORES) for game, players in WHOLE), ("mythology", 6, 1)])
 def test_whole_campaign_with_reports(benchmark: Any, request: pytest.FixtureRequest,
-                                     game: str, players: int) -> None:
+                                     game: str, players: int, jobs: int) -> None:
+    """As ``pbem demo`` plays it: on every core (the reports are rendered by the other
+    processes while the game goes on), and for Mythology on one core too."""
     if _smoke(request):
         players = 2
     made: list[Path] = []
@@ -39,7 +44,7 @@ def test_whole_campaign_with_reports(benchmark: Any, request: pytest.FixtureRequ
 
     def play(root: Path) -> None:
         demo.run(games.get(game), root, players=players, seed="bench", options={},
-                 resolve=games.get, with_reports=True)
+                 resolve=games.get, with_reports=True, jobs=jobs)
 
     try:
         benchmark.pedantic(play, setup=setup, rounds=1 if _smoke(request) else 3)
@@ -47,6 +52,7 @@ def test_whole_campaign_with_reports(benchmark: Any, request: pytest.FixtureRequ
         for path in made:
             shutil.rmtree(path, ignore_errors=True)
     benchmark.extra_info["players"] = players
+    benchmark.extra_info["jobs"] = jobs
 
 
 @pytest.fixture(scope="module")

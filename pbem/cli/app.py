@@ -439,8 +439,12 @@ def demo(game: str,
          directory: Annotated[Path | None, typer.Option("--dir", help="Where to put it "
                                                         "(default: a new temp dir).")] = None,
          option: Annotated[list[str] | None, typer.Option(help="K=V game option.")] = None,
+         jobs: Annotated[int | None, typer.Option(help="Processes (default: all cores); "
+                                                  "the others render the reports while the "
+                                                  "game goes on.")] = None,
          ) -> None:
     """Play a whole campaign with bot players through sign/submit/adjudicate, then audit it."""
+    import os
     import tempfile
 
     from pbem import games as registry
@@ -449,8 +453,11 @@ def demo(game: str,
     ruleset = registry.get(game)
     root = directory or Path(tempfile.mkdtemp(prefix=f"pbem-demo-{game}-"))
     options = dict(item.partition("=")[::2] for item in option or [])
+    if jobs is not None and jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     result = demo_mod.run(ruleset, root, players=players, seed=seed, options=options,
-                          resolve=registry.get, say=typer.echo)
+                          resolve=registry.get, say=typer.echo,
+                          jobs=jobs or os.cpu_count() or 1)
     if result.result:
         for k, v in result.result.items():
             typer.echo(f"{k}: {v}")

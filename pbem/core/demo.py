@@ -55,10 +55,11 @@ class _Seeded:
 
 def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[str, str],
         resolve: campaign_mod.RulesetResolver, say: Callable[[str], None] = lambda _: None,
-        with_reports: bool = True, timings: dict[str, list[float]] | None = None
-        ) -> DemoResult:
+        with_reports: bool = True, timings: dict[str, list[float]] | None = None,
+        jobs: int = 1) -> DemoResult:
     """Play the whole campaign; ``timings`` (if given) collects, per phase kind, the seconds
-    and the count of its adjudications (for ``pbem simulate``)."""
+    and the count of its adjudications (for ``pbem simulate``); ``jobs`` above 1 renders the
+    reports in ``jobs - 1`` other processes while the game goes on."""
     if not ruleset.min_players <= players <= min(ruleset.max_players, len(NAMES)):
         raise PbemError(f"{ruleset.title} takes {ruleset.min_players} to "
                         f"{min(ruleset.max_players, len(NAMES))} players")
@@ -84,23 +85,39 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
     campaign = campaign_mod.open_campaign(cdir, resolve, durable=False)
     say(f"campaign {campaign.id}: {ruleset.title}, players {', '.join(names)}")
 
+    # Reports: each record's, as its players would have had them then. With more than one
+    # job they are rendered on other cores while the game goes on (same bytes).
+    workers = _ReportWorkers(cdir, s, resolve, jobs - 1) if with_reports and jobs > 1 \
+        else None
+
+    try:
+        _play(campaign, s, player_keys, gm_key, with_reports, workers, timings, say)
+        audited = audit_mod.audit(campaign)
+        if workers is not None:
+            workers.finish()
+    finally:
+        if workers is not None:
+            workers.close()
+    _, final_state, _ = engine.open_phase(campaign)
+    standings = ruleset.result(final_state) if final_state is not None else {}
+    say(f"audit passed: {audited.records} records, every phase re-adjudicated")
+    return DemoResult(root, cdir, audited.records, standings)
+
+
+def _play(campaign: campaign_mod.Campaign, s: _Seeded, player_keys: dict[str, Any],
+          gm_key: Any, with_reports: bool, workers: _ReportWorkers | None,
+          timings: dict[str, list[float]] | None, say: Callable[[str], None]) -> None:
+    """Every phase until the game is over: the bots' forms signed and submitted, then the
+    phase adjudicated and its records' reports written (or handed to the workers)."""
+    ruleset = campaign.ruleset
+
     def write(c: campaign_mod.Campaign, k: int) -> None:
-        if with_reports:
-            out = engine.record_dir(c, k) / "reports"
-            loaded = report.load(c, k)
-            for p in (*c.players, None):
-
-                def fresh(what: str, p: str | None = p, k: int = k) -> str:
-                    return s.hex(f"form/{k}/{p}/{what}")
-
-                text = report.render(c, k, p, fresh=fresh, loaded=loaded)
-                atomic_write(out / f"{p or 'gazette'}.txt", text.encode(), 0o600,
-                             durable=False)
+        _write_reports(c, k, s)
 
     while True:
         _seq, state, phase = engine.open_phase(campaign)
         if phase is None:
-            break
+            return
         for player in phase.actors:
             bot = s.stream(f"bot/{phase.id}/{player}")
             if phase.id == JOIN_PHASE:
@@ -117,15 +134,80 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
                 raise PbemError("the bot's orders were rejected: " + "; ".join(
                     e.render() for e in result.errors))
         started = time.perf_counter()
-        written = engine.adjudicate(campaign, lambda: gm_key, write_reports=write)
+        written = engine.adjudicate(campaign, lambda: gm_key, write_reports=(
+            write if with_reports and workers is None else None))
+        if workers is not None:
+            workers.render(written)
         if timings is not None:
             spent = timings.setdefault(phase.kind, [0.0, 0])
             spent[0] += time.perf_counter() - started
             spent[1] += 1
         for k in written:
             say(f"record {k:06d} adjudicated")
-    audited = audit_mod.audit(campaign)
-    _, final_state, _ = engine.open_phase(campaign)
-    standings = ruleset.result(final_state) if final_state is not None else {}
-    say(f"audit passed: {audited.records} records, every phase re-adjudicated")
-    return DemoResult(root, cdir, audited.records, standings)
+
+
+def _write_reports(c: campaign_mod.Campaign, k: int, s: _Seeded) -> None:
+    """Every player's report and the gazette of record ``k``, as they were when it was the
+    last record (the forms' salts and entropy come from the seed)."""
+    out = engine.record_dir(c, k) / "reports"
+    loaded = report.load(c, k, as_latest=True)
+    for p in (*c.players, None):
+
+        def fresh(what: str, p: str | None = p) -> str:
+            return s.hex(f"form/{k}/{p}/{what}")
+
+        text = report.render(c, k, p, fresh=fresh, loaded=loaded)
+        atomic_write(out / f"{p or 'gazette'}.txt", text.encode(), 0o600, durable=False)
+
+
+class _ReportWorkers:
+    """Processes that render records' reports while the game goes on.
+
+    Forked, so they start with the rules, the data and the compiled templates already
+    loaded; where fork is not available the reports are rendered in line (``render`` does
+    it itself). A record's files never change once written, so a worker reads them while
+    the next records are adjudicated; each record's reports are written by one worker."""
+
+    def __init__(self, cdir: Path, s: _Seeded, resolve: campaign_mod.RulesetResolver,
+                 workers: int) -> None:
+        import multiprocessing
+        from concurrent.futures import Future, ProcessPoolExecutor
+
+        self.cdir, self.s, self.resolve = cdir, s, resolve
+        self.futures: list[Future[None]] = []
+        self.pool: ProcessPoolExecutor | None = None
+        if "fork" in multiprocessing.get_all_start_methods():
+            report.preload(campaign_mod.open_campaign(cdir, resolve).ruleset.name)
+            self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(
+                "fork"))
+
+    def render(self, records: list[int]) -> None:
+        for k in records:
+            if self.pool is None:
+                _write_reports(campaign_mod.open_campaign(self.cdir, self.resolve,
+                                                          durable=False), k, self.s)
+            else:
+                self.futures.append(self.pool.submit(_render_in_worker, self.cdir, self.s,
+                                                     self.resolve, k))
+
+    def finish(self) -> None:
+        """Wait for every report; the first error of a worker is raised here."""
+        for future in self.futures:
+            future.result()
+
+    def close(self) -> None:
+        """Stop the workers (what is still queued is dropped: an error ended the game)."""
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+            self.pool = None
+
+
+_worker_campaigns: dict[Path, campaign_mod.Campaign] = {}
+
+
+def _render_in_worker(cdir: Path, s: _Seeded, resolve: campaign_mod.RulesetResolver,
+                      k: int) -> None:
+    c = _worker_campaigns.get(cdir)
+    if c is None:
+        c = _worker_campaigns[cdir] = campaign_mod.open_campaign(cdir, resolve, durable=False)
+    _write_reports(c, k, s)

@@ -2,20 +2,22 @@
 
 A record is written once, by :mod:`pbem.core.engine`, and never changed. Its bytes are what
 the next record's ``prev`` hashes and what the GM signs, so they must come out the same on
-every machine: fields are emitted in one fixed order (DESIGN.md section 5) by ``tomli_w``.
+every machine: fields are emitted in one fixed order (DESIGN.md section 5) as ``tomli_w``
+writes them (:mod:`pbem.core.toml_writer`, checked against it).
 """
 
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import tomli
-import tomli_w
 
+from pbem.core import toml_writer
 from pbem.core.errors import CampaignError
 
 LEDGER_FORMAT = "pbem-ledger/1"
@@ -42,14 +44,40 @@ def dump(record: dict[str, Any]) -> bytes:
     if unknown:
         raise ValueError(f"unknown ledger fields: {sorted(unknown)}")
     ordered = {k: record[k] for k in SCALAR_FIELDS + TABLE_FIELDS if k in record}
-    return tomli_w.dumps(ordered, multiline_strings=True).encode("utf-8")
+    return toml_writer.dumps(ordered, multiline_strings=True).encode("utf-8")
 
 
 def load(data: bytes, name: str = "record") -> dict[str, Any]:
+    """The parsed record: a fresh object the caller may change.
+
+    One command parses the same record several times (the head of the ledger at every
+    submission, each report, both passes of the audit), so the last parses are kept, by the
+    sha256 of the bytes, in marshal form, which copies several times faster than TOML
+    parses. The memo holds at most :data:`_MEMO_RECORDS` records: memory stays flat however
+    long the ledger."""
+    digest = hashlib.sha256(data).digest()
+    known = _parsed.get(digest)
+    if known is not None:
+        record: dict[str, Any] = marshal.loads(known)
+        return record
     try:
-        return tomli.loads(data.decode("utf-8"))
+        record = tomli.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomli.TOMLDecodeError) as exc:
         raise CampaignError(f"{name} is not a readable ledger record: {exc}") from None
+    try:
+        packed = marshal.dumps(record)
+    except ValueError:  # a TOML date or time: not kept
+        return record
+    if len(_parsed) >= _MEMO_RECORDS:
+        del _parsed[next(iter(_parsed))]
+    _parsed[digest] = packed
+    return record
+
+
+#: sha256 of a record's bytes -> the parsed record, marshalled, oldest first.
+_parsed: dict[bytes, bytes] = {}
+#: Enough for both audit passes over a whole Mythology game (about 200 records; a few MB).
+_MEMO_RECORDS = 256
 
 
 _counted: dict[Path, tuple[int, int]] = {}

@@ -61,6 +61,12 @@ def _template(game: str, fmt: str) -> Template:
     return _environment().select_template([f"{game}/report.{fmt}.j2", f"_base/report.{fmt}.j2"])
 
 
+def preload(game: str) -> None:
+    """Compile the game's templates now (before forking workers that render reports)."""
+    for fmt in FORMATS:
+        _template(game, fmt)
+
+
 @lru_cache(maxsize=4096)
 def wrap(text: str, first: str = "", rest: str = "  ", width: int = 78) -> str:
     """Template filter: ``text`` wrapped within ``width`` columns (plain-text mail), the first
@@ -132,9 +138,15 @@ class Loaded:
     public_game: dict[str, Any]
 
 
-def load(campaign: Campaign, seq: int) -> Loaded:
-    """Read record ``seq`` for its reports (see :class:`Loaded`)."""
+def load(campaign: Campaign, seq: int, *, as_latest: bool = False) -> Loaded:
+    """Read record ``seq`` for its reports (see :class:`Loaded`).
+
+    ``as_latest``: as they were when ``seq`` was the last record (with the order form of the
+    phase it opened), even if later records exist; ``pbem demo`` renders reports on another
+    core while the game goes on."""
     last = ledger.count(campaign.ledger_dir)
+    if as_latest and seq <= last:
+        last = seq
     if not 1 <= seq <= last:
         raise UsageError(f"record {seq} does not exist (the ledger has {last})")
     data = (campaign.ledger_dir / ledger.record_name(seq)).read_bytes()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from pbem.core.dice import Rng, Stream
@@ -63,6 +64,13 @@ def _without_lesser(form: str, start: str = LESSER_FORM_START,
         dropped = False
         out.append(line)
     return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _comment(line: str) -> tuple[str, ...]:
+    """A situation line as form comments, wrapped for mail clients on phones (78 columns).
+    The same lines recur from turn to turn and reader to reader: wrapped once each."""
+    return tuple(textwrap.wrap(line, 76, initial_indent="# ", subsequent_indent="#     "))
 
 
 class Mythology(Ruleset):
@@ -362,11 +370,7 @@ class Mythology(Ruleset):
             return form
         lines = (self.zeus_situation(view) if phase.kind == "zeus"
                  else self.situation(view, phase, player))
-        # Wrapped for mail clients on phones: comment lines stay within 78 columns.
-        wrapped = [part for line in lines
-                   for part in textwrap.wrap(line, 76, initial_indent="# ",
-                                             subsequent_indent="#     ")]
-        return "\n".join(wrapped) + "\n\n" + form
+        return "\n".join(part for line in lines for part in _comment(line)) + "\n\n" + form
 
     def situation(self, view: Mapping[str, Any], phase: PhaseSpec, player: str) -> list[str]:
         c = self.c

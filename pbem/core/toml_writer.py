@@ -1,0 +1,140 @@
+"""TOML text exactly as ``tomli_w.dumps`` writes it, for the ledger's plain data, only faster.
+
+Ledger records are written at every adjudication and written again by every audit (the
+rebuilt record is compared byte for byte), and most of ``tomli_w``'s time goes into escaping
+strings one character at a time. The record's bytes are this project's protocol (DESIGN.md
+section 5), so they are produced here with the same layout decisions as ``tomli_w`` 1.x
+(tables, arrays of tables, inline tables up to 100 columns, 4-space array indents, basic and
+multi-line basic strings) and C-speed escaping. ``tomli_w`` stays the reference: anything
+outside plain data (floats, dates, other mapping or sequence types) is handed to it, and
+tests/test_toml_writer.py checks byte equality on generated data and on every ledger record
+of the shipped examples.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import tomli_w
+
+_MAX_LINE = 100          # tomli_w's limit for an array of tables written as inline tables
+_INDENT = "    "
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+# Characters a basic string must escape: the quote, the backslash and ASCII controls but tab.
+_ILLEGAL = re.compile(r'[\x00-\x08\x0a-\x1f\x7f"\\]')
+_ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x20), 0x7F) if c != 0x09}
+_ESCAPES.update({0x08: "\\b", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\"})
+_ESCAPES_MULTILINE = {**_ESCAPES, 0x0A: "\n"}
+
+
+class _NotPlain(Exception):
+    """A value this writer does not handle: the whole document goes to ``tomli_w``."""
+
+
+def dumps(obj: dict[str, Any], *, multiline_strings: bool = False) -> str:
+    """``tomli_w.dumps(obj, multiline_strings=...)``, byte for byte."""
+    try:
+        out: list[str] = []
+        _Writer(multiline_strings, out).table(obj, "", False)
+        return "".join(out)
+    except _NotPlain:
+        return tomli_w.dumps(obj, multiline_strings=multiline_strings)
+
+
+def _string(s: str, multiline: bool) -> str:
+    if multiline and "\n" in s:
+        return '"""\n' + s.replace("\r\n", "\n").translate(_ESCAPES_MULTILINE) + '"""'
+    if _ILLEGAL.search(s) is None:
+        return f'"{s}"'
+    return '"' + s.translate(_ESCAPES) + '"'
+
+
+def _key(k: Any) -> str:
+    if type(k) is not str:
+        raise _NotPlain  # tomli_w raises its own TypeError for it
+    if _BARE_KEY.fullmatch(k):
+        return k
+    return _string(k, False)
+
+
+class _Writer:
+    def __init__(self, multiline: bool, out: list[str]) -> None:
+        self.multiline = multiline
+        self.out = out
+        # tomli_w renders an inline table once per object (by id) while deciding the layout.
+        self.inline: dict[int, str] = {}
+
+    def table(self, table: dict[str, Any], name: str, inside_aot: bool) -> None:
+        out = self.out
+        literals: list[tuple[str, Any]] = []
+        tables: list[tuple[str, dict[str, Any], bool]] = []
+        for k, v in table.items():
+            t = type(v)
+            if t is dict:
+                tables.append((k, v, False))
+            elif (t is list or t is tuple) and v and self._all_tables(v) and not all(
+                    self._fits_inline(x) for x in v):
+                tables.extend((k, x, True) for x in v)
+            else:
+                literals.append((k, v))
+        yielded = False
+        if inside_aot or (name and (literals or not tables)):
+            yielded = True
+            out.append(f"[[{name}]]\n" if inside_aot else f"[{name}]\n")
+        if literals:
+            yielded = True
+            for k, v in literals:
+                out.append(f"{_key(k)} = {self.literal(v, 0)}\n")
+        for k, v, in_aot in tables:
+            if yielded:
+                out.append("\n")
+            else:
+                yielded = True
+            part = _key(k)
+            self.table(v, f"{name}.{part}" if name else part, in_aot)
+
+    @staticmethod
+    def _all_tables(items: list[Any] | tuple[Any, ...]) -> bool:
+        for x in items:
+            t = type(x)
+            if t is not dict:
+                if isinstance(x, Mapping):
+                    raise _NotPlain  # another kind of mapping: tomli_w decides
+                return False
+        return True
+
+    def _fits_inline(self, table: dict[str, Any]) -> bool:
+        rendered = f"{_INDENT}{self.inline_table(table)},"
+        return len(rendered) <= _MAX_LINE and "\n" not in rendered
+
+    def literal(self, v: Any, nest: int) -> str:
+        t = type(v)
+        if t is str:
+            return _string(v, self.multiline)
+        if t is bool:
+            return "true" if v else "false"
+        if t is int:
+            return str(v)
+        if t is list or t is tuple:
+            if not v:
+                return "[]"
+            inner = _INDENT * (nest + 1)
+            return ("[\n" + ",\n".join(inner + self.literal(x, nest + 1) for x in v)
+                    + f",\n{_INDENT * nest}]")
+        if t is dict:
+            return self.inline_table(v)
+        raise _NotPlain
+
+    def inline_table(self, table: dict[str, Any]) -> str:
+        known = self.inline.get(id(table))
+        if known is not None:
+            return known
+        if not table:
+            rendered = "{}"
+        else:
+            rendered = "{ " + ", ".join(f"{_key(k)} = {self.literal(v, 0)}"
+                                        for k, v in table.items()) + " }"
+        self.inline[id(table)] = rendered
+        return rendered
