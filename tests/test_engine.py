@@ -473,12 +473,28 @@ def test_unrevealed_of_a_campaign_made_before_it_had_its_own_file(tmp_path: Path
     shutil.copytree(tmp_path / "a", tmp_path / "b")
     for rdir in sorted((tmp_path / "b" / "gm" / "records").iterdir()):
         private = json.loads((rdir / "private.json").read_text())
-        private["unrevealed"] = json.loads((rdir / "unrevealed.json").read_text())
+        waiting = rdir / "unrevealed.json"  # no file: nothing waits
+        private["unrevealed"] = json.loads(waiting.read_text()) if waiting.is_file() else []
         (rdir / "private.json").write_text(json.dumps(private))
-        (rdir / "unrevealed.json").unlink()
+        waiting.unlink(missing_ok=True)
     b = Table(tmp_path / "b", campaign_mod.open_campaign(tmp_path / "b", games.get), a.gm,
               a.player_keys)
     a.play_to_end()
     b.play_to_end()
     assert a.ledger_bytes() == b.ledger_bytes()
     assert audit.audit(b.campaign).replayed
+
+
+def test_no_unrevealed_file_when_nothing_waits_and_a_stale_one_goes(table: Table) -> None:
+    """unrevealed.json is written only when sealed files wait; a file left in the record's
+    directory by an interrupted run (whose orders differed) does not survive the rerun."""
+    stale = engine.record_dir(table.campaign, 1) / "unrevealed.json"
+    stale.parent.mkdir(parents=True)
+    stale.write_text('[{"seq": 1, "player": "alice", "phase": "join", "reveal": "game"}]')
+    table.play_phases(1)  # the join: nothing sealed
+    assert not stale.exists()
+    assert engine.load_unrevealed(table.campaign, 1) == []
+    table.play_phases(1)  # the first pledges: sealed until the end of the game
+    assert (engine.record_dir(table.campaign, 2) / "unrevealed.json").is_file()
+    assert [w["player"] for w in engine.load_unrevealed(table.campaign, 2)] == sorted(
+        table.campaign.players)

@@ -335,12 +335,16 @@ def audit(directory: Annotated[Path, typer.Argument(metavar="DIR")],
           explain: Annotated[bool, typer.Option(help="Print every draw of record --seq with "
                                                 "its derivation.")] = False,
           quiet: Annotated[bool, typer.Option("-q", "--quiet")] = False,
-          jobs: Annotated[int | None, typer.Option(help="For a directory of campaigns: "
-                                                   "processes (default: all cores).")] = None,
+          jobs: Annotated[int | None, typer.Option(help="Processes (default: all cores): "
+                                                   "for a directory, campaigns at once; for "
+                                                   "the GM's campaign, spans of records "
+                                                   "re-adjudicated at once.")] = None,
           ) -> None:
     """Check signatures, chains, dice, commitments; re-adjudicate every phase that can be.
 
     DIR may also be a directory of campaigns: each is audited, in parallel, one line each."""
+    import os
+
     from pbem.core import audit as audit_mod
 
     if explain and seq is None:
@@ -348,9 +352,12 @@ def audit(directory: Annotated[Path, typer.Argument(metavar="DIR")],
     if directory.is_dir() and not (directory / "campaign.toml").exists():
         _audit_many(directory, jobs, quiet)
         return
+    if jobs is not None and jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     c = _open(directory)
     result = audit_mod.audit(c, (lambda _: None) if quiet and not explain else typer.echo,
-                             explain=seq if explain else None)
+                             explain=seq if explain else None,
+                             jobs=jobs or os.cpu_count() or 1)
     typer.echo(f"audit passed: {result.records} records"
                + (", every phase re-adjudicated" if result.replayed else ", public checks only"))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,9 +95,10 @@ def _check_order_text(campaign: Campaign, text: str, seq: int, field_name: str, 
     return order
 
 
-def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None = None
-          ) -> AuditResult:
-    """Audit the campaign; raises :class:`AuditError` at the first failure."""
+def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None = None,
+          jobs: int = 1) -> AuditResult:
+    """Audit the campaign; raises :class:`AuditError` at the first failure. The GM's audit
+    re-adjudicates on up to ``jobs`` processes (see :func:`_replay`)."""
     result = AuditResult()
     cfg = campaign.config
     _verify_detached(campaign, campaign.campaign_bytes, "campaign.toml.sig", None,
@@ -206,7 +208,8 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
                             "phases were not re-adjudicated (the GM's audit does that)")
         say(result.notes[-1])
         return result
-    _replay(campaign, seen, sealed_head, revealed_texts, say)
+    _replay(campaign, seen, sealed_head, revealed_texts,
+            final.get("sealed_draws", []) if final is not None else [], say, jobs)
     result.replayed = True
     if campaign.is_gm:
         _check_pending(campaign, say)
@@ -256,19 +259,131 @@ def _check_sealed_draws(campaign: Campaign, final: dict[str, Any], seen: list[_S
     say(f"sealed draws: {len(final.get('sealed_draws', []))} recomputed from the sealed chain")
 
 
+@dataclass
+class _Span:
+    """Records ``first`` to ``last`` re-adjudicated (by this process or a worker): what was
+    said about each, and what the next span must start from."""
+
+    first: int
+    last: int
+    lines: list[str] = field(default_factory=list)
+    start_state: str = ""     # sha256 of the GM's stored state it started from ("" at 1)
+    start_waiting: list[dict[str, Any]] = field(default_factory=list)
+    end_state: str = ""       # sha256 of the canonical state after ``last``
+    end_waiting: list[dict[str, Any]] = field(default_factory=list)
+    error: AuditError | None = None  # a worker's failure, raised by the parent in order
+
+
+#: Below this many records per process a parallel replay is not worth its start-up.
+MIN_SPAN = 32
+
+
 def _replay(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
-            revealed_texts: dict[tuple[int, str], str], say: Say) -> None:
+            revealed_texts: dict[tuple[int, str], str], final_draws: list[dict[str, Any]],
+            say: Say, jobs: int) -> None:
+    """Pass 2 over every record. The GM's audit can split it into spans on ``jobs``
+    processes: span ``i`` starts from the GM's stored state and list of sealed orders still
+    to reveal after the record before it. Span ``i - 1`` checks that stored state against its
+    own replay, and the list must equal the one it computed, so the spans together check
+    what one replay from the start checks (and the GM's lists at the cuts besides)."""
+    import multiprocessing
+
+    from pbem.core import engine
+
+    n = len(seen)
+    jobs = min(jobs, n // MIN_SPAN)
+    if jobs <= 1 or not campaign.is_gm or "fork" not in multiprocessing.get_all_start_methods():
+        last = _replay_span(campaign, seen, sealed_head, revealed_texts, final_draws, 1, n, say)
+    else:
+        last = _replay_spans(campaign, seen, sealed_head, revealed_texts, final_draws, say, jobs)
+    # The next adjudication starts from the last record's list of sealed orders to reveal.
+    if campaign.is_gm and n and engine.load_unrevealed(campaign, n) != last.end_waiting:
+        raise AuditError(n, "gm unrevealed", "the GM's list of sealed orders still to reveal "
+                         "differs from the replay")
+
+
+def _replay_spans(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
+                  revealed_texts: dict[tuple[int, str], str], final_draws: list[dict[str, Any]],
+                  say: Say, jobs: int) -> _Span:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    n = len(seen)
+
+    cuts = [1 + n * i // jobs for i in range(jobs + 1)]
+    spans = [(cuts[i], cuts[i + 1] - 1) for i in range(jobs)]
+    global _shared
+    # Forked workers inherit these (nothing large is pickled to them).
+    _shared = (campaign, seen, sealed_head, revealed_texts, final_draws)
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_replay_shared, a, b) for a, b in spans]
+            before: _Span | None = None
+            for future in futures:  # in record order: the first failure is the earliest
+                span = future.result()
+                # Where this span started is checked before anything it found after.
+                if before is not None:
+                    if span.start_state != before.end_state:
+                        raise AuditError(before.last, "gm state", "the GM's stored state "
+                                         "changed during the audit")
+                    if span.start_waiting != before.end_waiting:
+                        raise AuditError(before.last, "gm unrevealed", "the GM's list of "
+                                         "sealed orders still to reveal differs from the "
+                                         "replay")
+                for line in span.lines:
+                    say(line)
+                if span.error is not None:
+                    raise span.error
+                before = span
+    finally:
+        _shared = None
+    assert before is not None
+    return before
+
+
+_shared: tuple[Campaign, list[_Seen], bytes, dict[tuple[int, str], str],
+               list[dict[str, Any]]] | None = None
+
+
+def _replay_shared(first: int, last: int) -> _Span:
+    assert _shared is not None
+    span = _Span(first, last)
+    try:
+        _replay_span(*_shared, first, last, span.lines.append, span)
+    except AuditError as exc:
+        span.error = exc
+    return span
+
+
+def _replay_span(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
+                 revealed_texts: dict[tuple[int, str], str], final_draws: list[dict[str, Any]],
+                 first: int, last: int, say: Say, span: _Span | None = None) -> _Span:
     # Imported here: the engine imports this module's siblings only, never audit.
     from pbem.core import engine
     from pbem.core.canonical import canonical_json
 
     ruleset = campaign.ruleset
+    span = span or _Span(first, last)
     state: State | None = None
     waiting: list[dict[str, Any]] = []
     prev_hash = ledger.file_hash(campaign.campaign_bytes)
     prev_mix = dice.mix_initial(campaign.id)
-    sealed_so_far: list[dict[str, Any]] = []
-    for seq, data in ledger.iter_records(campaign.ledger_dir):
+    # The final record lists every sealed draw; pass 1 checked each record's against it.
+    sealed_so_far = [d for d in final_draws if d.get("seq", 0) < first]
+    if first > 1:
+        stored = engine.record_dir(campaign, first - 1) / "state.json"
+        data = stored.read_bytes()
+        span.start_state = hashlib.sha256(data).hexdigest()
+        state = json.loads(data)
+        waiting = engine.load_unrevealed(campaign, first - 1)
+        span.start_waiting = waiting
+        prev_hash = ledger.file_hash(
+            (campaign.ledger_dir / ledger.record_name(first - 1)).read_bytes())
+        prev_mix = seen[first - 2].mix
+    res: engine.Resolution | None = None
+    for seq, data in ledger.iter_records(campaign.ledger_dir, first):
+        if seq > last:
+            break
         rec = ledger.load(data)
         phase = (ruleset.join_phase(campaign.players) if seq == 1 else
                  ruleset.next_phase(state) if state is not None else None)
@@ -331,6 +446,10 @@ def _replay(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
                 raise AuditError(seq, "gm private events", "differ from the replay")
         state, prev_hash, prev_mix = res.outcome.state, ledger.file_hash(data), res.mix
         say(f"record {seq:06d} {phase.id}: re-adjudicated, state_hash and record bytes match")
+    if res is not None:
+        span.end_state = hashlib.sha256(res.state_json).hexdigest()
+        span.end_waiting = waiting
+    return span
 
 
 def _explain(campaign: Campaign, rec: dict[str, Any], s_k: bytes, mix: bytes, say: Say) -> None:

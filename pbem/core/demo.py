@@ -59,7 +59,8 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
         jobs: int = 1) -> DemoResult:
     """Play the whole campaign; ``timings`` (if given) collects, per phase kind, the seconds
     and the count of its adjudications (for ``pbem simulate``); ``jobs`` above 1 renders the
-    reports in ``jobs - 1`` other processes while the game goes on."""
+    reports in ``jobs - 1`` other processes while the game goes on, and re-adjudicates the
+    final audit on ``jobs`` processes."""
     if not ruleset.min_players <= players <= min(ruleset.max_players, len(NAMES)):
         raise PbemError(f"{ruleset.title} takes {ruleset.min_players} to "
                         f"{min(ruleset.max_players, len(NAMES))} players")
@@ -92,12 +93,13 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
 
     try:
         _play(campaign, s, player_keys, gm_key, with_reports, workers, timings, say)
-        audited = audit_mod.audit(campaign)
         if workers is not None:
             workers.finish()
     finally:
         if workers is not None:
             workers.close()
+    # The report workers are gone before the audit forks its own (no threads at a fork).
+    audited = audit_mod.audit(campaign, jobs=jobs)
     _, final_state, _ = engine.open_phase(campaign)
     standings = ruleset.result(final_state) if final_state is not None else {}
     say(f"audit passed: {audited.records} records, every phase re-adjudicated")

@@ -9,6 +9,7 @@ input (state, orders, chain values, entropy) is already fixed on disk.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import marshal
 import os
@@ -105,8 +106,9 @@ def load_unrevealed(campaign: Campaign, seq: int) -> list[dict[str, Any]]:
     """The sealed order files still unpublished after record ``seq`` (unrevealed.json).
 
     It has a file of its own because it grows with a campaign whose orders stay sealed to
-    the end: only the next adjudication reads it, never the reports or the audit. Campaigns
-    adjudicated before pbem 0.x kept it in private.json."""
+    the end: only the next adjudication reads it (and the GM's audit, at the end and where it
+    splits the replay), never the reports. No file means nothing waits. Campaigns adjudicated
+    before pbem 0.x kept the list in private.json."""
     if seq == 0:
         return []
     path = record_dir(campaign, seq) / "unrevealed.json"
@@ -525,8 +527,14 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     private = {"private": res.outcome.private, "sealed_draws": sealed_draws}
     atomic_write(rdir / "private.json", canonical_json(private), 0o600, durable=durable,
                  sync_dir=False)
-    atomic_write(rdir / "unrevealed.json", canonical_json(still), 0o600, durable=durable,
-                 sync_dir=False)
+    if still:
+        atomic_write(rdir / "unrevealed.json", canonical_json(still), 0o600, durable=durable,
+                     sync_dir=False)
+    else:
+        # Nothing waits (most records of most games): no file, one file fewer to create per
+        # record. One left by an interrupted run with other orders goes.
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(rdir / "unrevealed.json")
     if durable:
         fsync_dirs([rdir / "orders", rdir, rdir.parent] if accepted else [rdir, rdir.parent])
     name = ledger.record_name(seq)

@@ -83,5 +83,10 @@ class AuditError(PbemError):
     def __init__(self, seq: int | None, field: str, message: str) -> None:
         self.seq = seq
         self.field = field
+        self.detail = message
         where = f"record {seq:06d}" if seq is not None else "campaign"
         super().__init__(f"{where}: {field}: {message}")
+
+    def __reduce__(self) -> tuple[type[AuditError], tuple[int | None, str, str]]:
+        # Raised in the processes of a parallel audit and re-raised in the parent.
+        return (AuditError, (self.seq, self.field, self.detail))

@@ -107,9 +107,10 @@ def count(ledger_dir: Path) -> int:
     return n
 
 
-def iter_records(ledger_dir: Path) -> Iterator[tuple[int, bytes]]:
-    """Each record's bytes in order, one at a time (audits of long campaigns stay flat)."""
-    seq = 1
+def iter_records(ledger_dir: Path, first: int = 1) -> Iterator[tuple[int, bytes]]:
+    """Each record's bytes in order from ``first``, one at a time (audits of long campaigns
+    stay flat)."""
+    seq = first
     while True:
         path = ledger_dir / record_name(seq)
         if not path.is_file():
