@@ -127,7 +127,7 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
         name = ledger.record_name(seq)
         _verify_detached(campaign, data, f"ledger/{name}.sig", seq, name)
         try:
-            rec = ledger.load(data, name)
+            rec = ledger.load(data, name, memo=False)
         except PbemError as exc:
             raise AuditError(seq, "format", str(exc)) from None
         if rec.get("format") != ledger.LEDGER_FORMAT:
@@ -384,7 +384,7 @@ def _replay_span(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
     for seq, data in ledger.iter_records(campaign.ledger_dir, first):
         if seq > last:
             break
-        rec = ledger.load(data)
+        rec = ledger.load(data, memo=False)
         phase = (ruleset.join_phase(campaign.players) if seq == 1 else
                  ruleset.next_phase(state) if state is not None else None)
         if phase is None or phase.id != rec["phase"]:
@@ -432,7 +432,7 @@ def _replay_span(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
                                       revealed, final)
         mine = ledger.dump(rebuilt)
         if mine != data:
-            ours = ledger.load(mine)
+            ours = ledger.load(mine, memo=False)
             for key in (*ledger.SCALAR_FIELDS, *ledger.TABLE_FIELDS):
                 if ours.get(key) != rec.get(key):
                     raise AuditError(seq, key, "re-adjudication gives a different value")

@@ -47,16 +47,17 @@ def dump(record: dict[str, Any]) -> bytes:
     return toml_writer.dumps(ordered, multiline_strings=True).encode("utf-8")
 
 
-def load(data: bytes, name: str = "record") -> dict[str, Any]:
+def load(data: bytes, name: str = "record", *, memo: bool = True) -> dict[str, Any]:
     """The parsed record: a fresh object the caller may change.
 
     One command parses the same record several times (the head of the ledger at every
-    submission, each report, both passes of the audit), so the last parses are kept, by the
-    sha256 of the bytes, in marshal form, which copies several times faster than TOML
-    parses. The memo holds at most :data:`_MEMO_RECORDS` records: memory stays flat however
-    long the ledger."""
-    digest = hashlib.sha256(data).digest()
-    known = _parsed.get(digest)
+    submission, then each report), so the last parses are kept, by the sha256 of the bytes,
+    in marshal form, which copies several times faster than TOML parses. The memo holds at
+    most :data:`_MEMO_RECORDS` records: memory stays flat however long the ledger. The audit
+    reads every record once per pass and does not use it (``memo=False``), so its cost per
+    record does not depend on how long the campaign is."""
+    digest = hashlib.sha256(data).digest() if memo else b""
+    known = _parsed.get(digest) if memo else None
     if known is not None:
         record: dict[str, Any] = marshal.loads(known)
         return record
@@ -64,6 +65,8 @@ def load(data: bytes, name: str = "record") -> dict[str, Any]:
         record = tomli.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomli.TOMLDecodeError) as exc:
         raise CampaignError(f"{name} is not a readable ledger record: {exc}") from None
+    if not memo:
+        return record
     try:
         packed = marshal.dumps(record)
     except ValueError:  # a TOML date or time: not kept
@@ -76,8 +79,8 @@ def load(data: bytes, name: str = "record") -> dict[str, Any]:
 
 #: sha256 of a record's bytes -> the parsed record, marshalled, oldest first.
 _parsed: dict[bytes, bytes] = {}
-#: Enough for both audit passes over a whole Mythology game (about 200 records; a few MB).
-_MEMO_RECORDS = 256
+#: Records kept parsed (a few MB at most).
+_MEMO_RECORDS = 64
 
 
 _counted: dict[Path, tuple[int, int]] = {}
