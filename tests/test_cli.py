@@ -137,6 +137,13 @@ def test_version_and_games(tmp_path: Path) -> None:
     (["verify", "missing.txt", "--campaign", "nowhere"], 2, "missing.txt: no such file"),
     (["status", "nowhere"], 1, "is not a campaign directory"),
     (["demo", "chess"], 2, "unknown game 'chess'"),
+    (["demo", "mythology", "--option", "lesser_evil=maybe"], 2,
+     "--option lesser_evil: 'maybe' is not one of off, on"),
+    (["demo", "conformance", "--players", "11"], 2, "takes 2 to 10 players"),
+    (["simulate", "conformance", "--option", "bogus=1"], 2,
+     "conformance has no option 'bogus' (fix: known options: rounds)"),
+    (["simulate", "mythology", "--option", "zeus=zoe", "--players", "3"], 2, "--option zeus"),
+    (["audit", "nowhere", "--jobs", "0"], 2, "--jobs must be at least 1"),
     (["audit", "nowhere", "--explain"], 2, "--explain needs --seq N"),
     (["frobnicate"], 2, "No such command"),
 ])

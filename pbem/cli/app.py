@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import click
 import typer
 
 from pbem import __version__
 from pbem.core.errors import PbemError, UsageError
+
+if TYPE_CHECKING:
+    from pbem.core.ruleset import Ruleset
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Play-by-email adjudicator for Greek-myth board games.",
@@ -403,10 +406,12 @@ def simulate(game: str,
     from pbem import games as registry
     from pbem.core import simulate as sim
 
-    registry.get(game)
+    ruleset = registry.get(game)
     if games_ < 1:
         raise UsageError("--games must be at least 1")
     options = dict(item.partition("=")[::2] for item in option or [])
+    _check_demo_options(ruleset, options, sorted({
+        sim.players_for(ruleset, i, players) for i in range(start, start + min(games_, 64))}))
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
     reports = []
@@ -458,10 +463,11 @@ def demo(game: str,
     from pbem.core import demo as demo_mod
 
     ruleset = registry.get(game)
-    root = directory or Path(tempfile.mkdtemp(prefix=f"pbem-demo-{game}-"))
     options = dict(item.partition("=")[::2] for item in option or [])
     if jobs is not None and jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    _check_demo_options(ruleset, options, [players])
+    root = directory or Path(tempfile.mkdtemp(prefix=f"pbem-demo-{game}-"))
     result = demo_mod.run(ruleset, root, players=players, seed=seed, options=options,
                           resolve=registry.get, say=typer.echo,
                           jobs=jobs or os.cpu_count() or 1)
@@ -469,6 +475,20 @@ def demo(game: str,
         for k, v in result.result.items():
             typer.echo(f"{k}: {v}")
     typer.echo(f"files: {result.campaign_dir} (keys in {root / 'keys'})")
+
+
+def _check_demo_options(ruleset: Ruleset, options: dict[str, str], counts: list[int]) -> None:
+    """Bad ``--option`` or ``--players`` of ``demo`` and ``simulate``: a usage error at once
+    (exit 2), before any game is played. ``counts``: the numbers of players the run uses."""
+    from pbem.core import demo as demo_mod
+
+    for n in counts:
+        if not ruleset.min_players <= n <= min(ruleset.max_players, len(demo_mod.NAMES)):
+            raise UsageError(f"--players {n}: {ruleset.title} takes {ruleset.min_players} to "
+                             f"{min(ruleset.max_players, len(demo_mod.NAMES))} players")
+        problems = ruleset.check_options(options, demo_mod.NAMES[:n])
+        if problems:
+            raise UsageError("; ".join(str(p) for p in problems))
 
 
 # Commands of the mail, forum and web channels live in modules of their own.
