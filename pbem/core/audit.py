@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.core import armor, dice, ledger, sshsig
+from pbem.core import armor, dice, ledger, sshsig, workers
 from pbem.core import orders as orders_mod
 from pbem.core.campaign import Campaign
 from pbem.core.errors import AuditError, PbemError
@@ -286,13 +286,11 @@ def _replay(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
     to reveal after the record before it. Span ``i - 1`` checks that stored state against its
     own replay, and the list must equal the one it computed, so the spans together check
     what one replay from the start checks (and the GM's lists at the cuts besides)."""
-    import multiprocessing
-
     from pbem.core import engine
 
     n = len(seen)
     jobs = min(jobs, n // MIN_SPAN)
-    if jobs <= 1 or not campaign.is_gm or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs <= 1 or not campaign.is_gm or not workers.can_fork():
         last = _replay_span(campaign, seen, sealed_head, revealed_texts, final_draws, 1, n, say)
     else:
         last = _replay_spans(campaign, seen, sealed_head, revealed_texts, final_draws, say, jobs)
@@ -305,9 +303,6 @@ def _replay(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
 def _replay_spans(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
                   revealed_texts: dict[tuple[int, str], str], final_draws: list[dict[str, Any]],
                   say: Say, jobs: int) -> _Span:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     n = len(seen)
 
     cuts = [1 + n * i // jobs for i in range(jobs + 1)]
@@ -316,7 +311,9 @@ def _replay_spans(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
     # Forked workers inherit these (nothing large is pickled to them).
     _shared = (campaign, seen, sealed_head, revealed_texts, final_draws)
     try:
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        pool = workers.fork_pool(jobs)
+        assert pool is not None
+        with pool:
             futures = [pool.submit(_replay_shared, a, b) for a, b in spans]
             before: _Span | None = None
             for future in futures:  # in record order: the first failure is the earliest

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.core import workers
 from pbem.core.campaign import open_campaign
 from pbem.core.errors import PbemError
 from pbem.core.ruleset import Ruleset
@@ -65,16 +66,14 @@ def audit_one(path: Path, resolve: Resolver) -> CampaignAudit:
 def audit_all(paths: list[Path], resolve: Resolver, *, jobs: int = 1
               ) -> Iterator[CampaignAudit]:
     """The audits of ``paths`` in their order, computed on ``jobs`` processes."""
-    if jobs <= 1 or len(paths) <= 1:
+    pool = workers.fork_pool(jobs) if jobs > 1 and len(paths) > 1 else None
+    if pool is None:
         for path in paths:
             yield audit_one(path, resolve)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
     from functools import partial
 
-    with ProcessPoolExecutor(max_workers=jobs,
-                             mp_context=multiprocessing.get_context("fork")) as pool:
+    with pool:
         # Small chunks: campaigns differ in length, and results stream back in order.
         yield from pool.map(partial(audit_one, resolve=resolve), paths,
                             chunksize=max(1, min(16, len(paths) // (jobs * 8))))

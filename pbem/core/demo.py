@@ -12,13 +12,16 @@ import hashlib
 import hmac
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from pbem.core import audit as audit_mod
 from pbem.core import campaign as campaign_mod
-from pbem.core import engine, keys, report
+from pbem.core import engine, keys, report, workers
 from pbem.core.dice import Stream
 from pbem.core.errors import CampaignError, PbemError
 from pbem.core.forms import orders_toml, render_form
@@ -88,16 +91,16 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
 
     # Reports: each record's, as its players would have had them then. With more than one
     # job they are rendered on other cores while the game goes on (same bytes).
-    workers = _ReportWorkers(cdir, s, resolve, jobs - 1) if with_reports and jobs > 1 \
+    reporters = _ReportWorkers.start(campaign, s, jobs - 1) if with_reports and jobs > 1 \
         else None
 
     try:
-        _play(campaign, s, player_keys, gm_key, with_reports, workers, timings, say)
-        if workers is not None:
-            workers.finish()
+        _play(campaign, s, player_keys, gm_key, with_reports, reporters, timings, say)
+        if reporters is not None:
+            reporters.finish()
     finally:
-        if workers is not None:
-            workers.close()
+        if reporters is not None:
+            reporters.close()
     # The report workers are gone before the audit forks its own (no threads at a fork).
     audited = audit_mod.audit(campaign, jobs=jobs)
     _, final_state, _ = engine.open_phase(campaign)
@@ -106,8 +109,9 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
     return DemoResult(root, cdir, audited.records, standings)
 
 
-def _play(campaign: campaign_mod.Campaign, s: _Seeded, player_keys: dict[str, Any],
-          gm_key: Any, with_reports: bool, workers: _ReportWorkers | None,
+def _play(campaign: campaign_mod.Campaign, s: _Seeded,
+          player_keys: dict[str, Ed25519PrivateKey], gm_key: Ed25519PrivateKey,
+          with_reports: bool, reporters: _ReportWorkers | None,
           timings: dict[str, list[float]] | None, say: Callable[[str], None]) -> None:
     """Every phase until the game is over: the bots' forms signed and submitted, then the
     phase adjudicated and its records' reports written (or handed to the workers)."""
@@ -137,9 +141,9 @@ def _play(campaign: campaign_mod.Campaign, s: _Seeded, player_keys: dict[str, An
                     e.render() for e in result.errors))
         started = time.perf_counter()
         written = engine.adjudicate(campaign, lambda: gm_key, write_reports=(
-            write if with_reports and workers is None else None))
-        if workers is not None:
-            workers.render(written)
+            write if with_reports and reporters is None else None))
+        if reporters is not None:
+            reporters.render(written)
         if timings is not None:
             spent = timings.setdefault(phase.kind, [0.0, 0])
             spent[0] += time.perf_counter() - started
@@ -165,32 +169,31 @@ def _write_reports(c: campaign_mod.Campaign, k: int, s: _Seeded) -> None:
 class _ReportWorkers:
     """Processes that render records' reports while the game goes on.
 
-    Forked, so they start with the rules, the data and the compiled templates already
-    loaded; where fork is not available the reports are rendered in line (``render`` does
-    it itself). A record's files never change once written, so a worker reads them while
-    the next records are adjudicated; each record's reports are written by one worker."""
+    Forked (:mod:`pbem.core.workers`), so they start with the rules, the data and the
+    compiled templates already loaded, and with the campaign to read. A record's files never
+    change once written, so a worker reads them while the next records are adjudicated; each
+    record's reports are written by one worker."""
 
-    def __init__(self, cdir: Path, s: _Seeded, resolve: campaign_mod.RulesetResolver,
-                 workers: int) -> None:
-        import multiprocessing
-        from concurrent.futures import Future, ProcessPoolExecutor
+    @classmethod
+    def start(cls, campaign: campaign_mod.Campaign, s: _Seeded, count: int
+              ) -> _ReportWorkers | None:
+        """``count`` workers, or ``None`` where forking is not safe (reports in line)."""
+        if not workers.can_fork():
+            return None
+        global _for_workers
+        report.preload(campaign.ruleset.name)
+        _for_workers = (campaign, s)
+        pool = workers.fork_pool(count)
+        assert pool is not None
+        return cls(pool)
 
-        self.cdir, self.s, self.resolve = cdir, s, resolve
+    def __init__(self, pool: ProcessPoolExecutor) -> None:
+        self.pool: ProcessPoolExecutor | None = pool
         self.futures: list[Future[None]] = []
-        self.pool: ProcessPoolExecutor | None = None
-        if "fork" in multiprocessing.get_all_start_methods():
-            report.preload(campaign_mod.open_campaign(cdir, resolve).ruleset.name)
-            self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(
-                "fork"))
 
     def render(self, records: list[int]) -> None:
-        for k in records:
-            if self.pool is None:
-                _write_reports(campaign_mod.open_campaign(self.cdir, self.resolve,
-                                                          durable=False), k, self.s)
-            else:
-                self.futures.append(self.pool.submit(_render_in_worker, self.cdir, self.s,
-                                                     self.resolve, k))
+        assert self.pool is not None
+        self.futures += [self.pool.submit(_render_in_worker, k) for k in records]
 
     def finish(self) -> None:
         """Wait for every report; the first error of a worker is raised here."""
@@ -199,17 +202,18 @@ class _ReportWorkers:
 
     def close(self) -> None:
         """Stop the workers (what is still queued is dropped: an error ended the game)."""
+        global _for_workers
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
             self.pool = None
+        _for_workers = None
 
 
-_worker_campaigns: dict[Path, campaign_mod.Campaign] = {}
+#: What the forked report workers inherit: the campaign and the demo's seed.
+_for_workers: tuple[campaign_mod.Campaign, _Seeded] | None = None
 
 
-def _render_in_worker(cdir: Path, s: _Seeded, resolve: campaign_mod.RulesetResolver,
-                      k: int) -> None:
-    c = _worker_campaigns.get(cdir)
-    if c is None:
-        c = _worker_campaigns[cdir] = campaign_mod.open_campaign(cdir, resolve, durable=False)
-    _write_reports(c, k, s)
+def _render_in_worker(k: int) -> None:
+    assert _for_workers is not None
+    campaign, s = _for_workers
+    _write_reports(campaign, k, s)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.core import demo, engine, ledger
+from pbem.core import demo, engine, ledger, workers
 from pbem.core.campaign import Campaign, open_campaign
 from pbem.core.ruleset import Ruleset
 
@@ -177,17 +177,16 @@ def run(game: str, games: int, *, seed: str, players: int | None, options: dict[
         ) -> Iterator[GameReport]:
     """Play games ``start .. start+games-1`` on ``jobs`` processes; reports as they finish."""
     indexes = range(start, start + games)
-    if jobs <= 1:
+    # Forked workers inherit the registry of games (and a test's variants of them).
+    pool = workers.fork_pool(jobs) if jobs > 1 else None
+    if pool is None:
         for i in indexes:
             yield play(game, i, seed=seed, players=players, options=options, resolve=resolve,
                        keep=keep)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
 
-    # fork: the workers inherit the registry of games (and a test's variants of them).
-    with ProcessPoolExecutor(max_workers=jobs,
-                             mp_context=multiprocessing.get_context("fork")) as pool:
+    with pool:
         futures = [pool.submit(play, game, i, seed=seed, players=players, options=options,
                                resolve=resolve, keep=keep) for i in indexes]
         for future in as_completed(futures):
