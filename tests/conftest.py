@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -132,6 +133,21 @@ class Table:
     def ledger_bytes(self) -> dict[str, bytes]:
         return {p.name: p.read_bytes() for p in sorted((self.root / "ledger").iterdir())}
 
+
+
+def tampered_copy(campaign_dir: Path, work: Path, data: Any) -> Path:
+    """A copy of ``campaign_dir`` at ``work`` with one byte of one ledger record changed,
+    the record, position and change drawn by Hypothesis (``data``: ``st.data()``)."""
+    from hypothesis import strategies as st
+
+    shutil.copytree(campaign_dir, work)
+    records = sorted((work / "ledger").glob("*.toml"))
+    path = data.draw(st.sampled_from(records), label="record")
+    raw = bytearray(path.read_bytes())
+    pos = data.draw(st.integers(0, len(raw) - 1), label="position")
+    raw[pos] = (raw[pos] + data.draw(st.integers(1, 255), label="delta")) % 256
+    path.write_bytes(bytes(raw))
+    return work
 
 def make_table(
     root: Path, players: tuple[str, ...] = PLAYERS, rounds: str = "2", chain_length: int = 64

@@ -17,7 +17,7 @@ from pbem import games
 from pbem.core import audit, engine, ledger
 from pbem.core.campaign import open_campaign
 from pbem.core.errors import AuditError, CampaignError
-from tests.conftest import make_table
+from tests.conftest import make_table, tampered_copy
 
 pytestmark = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
                                 reason="the parallel audit forks its workers")
@@ -129,13 +129,6 @@ def test_the_latest_list_of_sealed_orders_to_reveal_is_checked(tmp_path: Path) -
 @given(data=st.data())
 def test_any_single_byte_change_of_a_record_is_detected_in_parallel(
         finished: Path, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject) -> None:
-    work = tmp_path_factory.mktemp("tamper") / "camp"
-    shutil.copytree(finished, work)
-    records = sorted((work / "ledger").glob("*.toml"))
-    path = data.draw(st.sampled_from(records), label="record")
-    raw = bytearray(path.read_bytes())
-    pos = data.draw(st.integers(0, len(raw) - 1), label="position")
-    raw[pos] = (raw[pos] + data.draw(st.integers(1, 255), label="delta")) % 256
-    path.write_bytes(bytes(raw))
+    work = tampered_copy(finished, tmp_path_factory.mktemp("tamper") / "camp", data)
     with pytest.raises((AuditError, CampaignError)):
         audit.audit(open_campaign(work, games.get), jobs=3)

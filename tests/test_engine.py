@@ -15,7 +15,7 @@ from pbem import games
 from pbem.core import audit, engine, ledger
 from pbem.core.campaign import open_campaign
 from pbem.core.errors import AuditError, CampaignError
-from tests.conftest import Table, make_table, seeded_key
+from tests.conftest import Table, make_table, seeded_key, tampered_copy
 
 
 def _errors(result: engine.SubmitResult) -> str:
@@ -329,14 +329,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_any_single_byte_change_of_a_record_is_detected(
     finished: Path, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
 ) -> None:
-    work = tmp_path_factory.mktemp("tamper") / "camp"
-    shutil.copytree(finished, work)
-    records = sorted((work / "ledger").glob("*.toml"))
-    path = data.draw(st.sampled_from(records), label="record")
-    raw = bytearray(path.read_bytes())
-    pos = data.draw(st.integers(0, len(raw) - 1), label="position")
-    raw[pos] = (raw[pos] + data.draw(st.integers(1, 255), label="delta")) % 256
-    path.write_bytes(bytes(raw))
+    work = tampered_copy(finished, tmp_path_factory.mktemp("tamper") / "camp", data)
     with pytest.raises((AuditError, CampaignError)):
         audit.audit(open_campaign(work, games.get))
 
