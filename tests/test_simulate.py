@@ -17,6 +17,7 @@ from pbem.core import demo, ledger, simulate
 from pbem.core.campaign import open_campaign
 from pbem.core.dice import Rng
 from pbem.core.ruleset import Orders, Outcome, PhaseSpec, State
+from pbem.games.conformance import Conformance
 from pbem.games.mythology.game import Mythology
 
 
@@ -47,8 +48,48 @@ class PeekingView(Mythology):
         return v
 
 
-games.register(GloryTwice())
-games.register(PeekingView())
+class VoyageTwice(Conformance):
+    """A broken conformance game: a voyage's points are added twice to the score."""
+
+    name = "conformance-voyage-twice"
+
+    def resolve(self, state: State, phase: PhaseSpec, orders: Mapping[str, Orders],
+                rng: Rng) -> Outcome:
+        out = super().resolve(state, phase, orders, rng)
+        for e in out.events:
+            if e["type"] == "voyage":
+                out.state["score"][e["player"]] += e["gain"]
+        return out
+
+
+class ForecastPeek(Conformance):
+    """A broken conformance game whose views show the active player's last pledge."""
+
+    name = "conformance-forecast-peek"
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        v = super().view(state, player)
+        if not v["game_over"] and state["pledges"][v["active"]]:
+            v["active_pledge"] = state["pledges"][v["active"]][-1]
+        return v
+
+
+class OmenCopied(Conformance):
+    """A broken conformance game: an omen drawn stays in the deck as well."""
+
+    name = "conformance-omen-copied"
+
+    def resolve(self, state: State, phase: PhaseSpec, orders: Mapping[str, Orders],
+                rng: Rng) -> Outcome:
+        deck = list(state["deck"])
+        out = super().resolve(state, phase, orders, rng)
+        if phase.kind == "omens":
+            out.state["deck"] = deck
+        return out
+
+
+for variant in (GloryTwice(), PeekingView(), VoyageTwice(), ForecastPeek(), OmenCopied()):
+    games.register(variant)
 
 
 def test_sound_games_pass_every_check() -> None:
@@ -146,3 +187,15 @@ def test_audit_of_a_directory_of_campaigns(tmp_path: Path) -> None:
     from pbem.cli.app import run
 
     assert run(["audit", str(tmp_path / "d0" / "keys")]) == 2  # usage: no campaign there
+
+
+@pytest.mark.parametrize(("variant", "found"), [
+    (VoyageTwice.name, "does not recompute from the events"),
+    (ForecastPeek.name, "(a leak)"),
+    (OmenCopied.name, "omen cards not each in exactly one place"),
+])
+def test_conformance_faults_are_caught(variant: str, found: str) -> None:
+    """The conformance game has its own conservation rules and secrecy markers too."""
+    (report,) = simulate.run(variant, 1, seed="f", players=4, options={}, resolve=games.get)
+    assert not report.ok
+    assert any(found in p for p in report.problems), report.problems

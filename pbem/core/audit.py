@@ -304,7 +304,6 @@ def _replay_spans(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
                   revealed_texts: dict[tuple[int, str], str], final_draws: list[dict[str, Any]],
                   say: Say, jobs: int) -> _Span:
     n = len(seen)
-
     cuts = [1 + n * i // jobs for i in range(jobs + 1)]
     spans = [(cuts[i], cuts[i + 1] - 1) for i in range(jobs)]
     global _shared

@@ -10,8 +10,9 @@ automatic phase that deals hidden cards from the sealed stream. Its rules are in
 
 from __future__ import annotations
 
+import copy
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -218,6 +219,55 @@ class Conformance(Ruleset):
                            "score": state["score"][p], "text": f"{p}: omens {cards:+d}, pledges "
                            f"-{cost}, final score {state['score'][p]}."})
         return events
+
+    # --- checks for pbem simulate --------------------------------------------------------
+
+    def invariants(self, before: State | None, after: State, events: Sequence[Event],
+                   private: Mapping[str, Sequence[Event]]) -> list[str]:
+        """Every omen card in exactly one place (the deck or one hand); pledges within 0 to
+        10, one per player per round pledged; scores recompute from the events."""
+        problems: list[str] = []
+        places = [*after["deck"], *(c for hand in after["hands"].values() for c in hand)]
+        if sorted(places) != sorted(omens()):
+            problems.append(f"omen cards not each in exactly one place: {sorted(places)}")
+        pledged = {len(v) for v in after["pledges"].values()}
+        if len(pledged) > 1:
+            problems.append(f"players have pledged in different numbers of rounds: {pledged}")
+        for p, values in sorted(after["pledges"].items()):
+            if any(not 0 <= v <= MAX_PLEDGE for v in values):
+                problems.append(f"{p} has a pledge outside 0-{MAX_PLEDGE}: {values}")
+        start = before["score"] if before is not None else dict.fromkeys(after["score"], 0)
+        gained = dict.fromkeys(after["score"], 0)
+        for e in events:
+            if e["type"] in ("voyage", "forecast"):
+                gained[e["player"]] += e["gain"]
+            elif e["type"] == "pledge-bonus":
+                gained[e["player"]] += PLEDGE_BONUS
+            elif e["type"] == "final":
+                gained[e["player"]] += e["omens"] - e["pledged"]
+        for p in sorted(after["score"]):
+            if after["score"][p] != start.get(p, 0) + gained[p]:
+                problems.append(f"{p}'s score {after['score'][p]} does not recompute from the "
+                                f"events ({start.get(p, 0)} + {gained[p]})")
+        return problems
+
+    def hide_from_others(self, state: State, player: str) -> State | None:
+        """``player``'s omen cards, pledges and forecast replaced by markers (while the game
+        runs: at its end everything is public)."""
+        if state["round"] > state["rounds"]:
+            return None
+        hidden = copy.deepcopy(state)
+        hidden["hands"][player] = [f"marker-{player}-{i}"
+                                   for i, _ in enumerate(state["hands"][player])]
+        hidden["pledges"][player] = [MAX_PLEDGE + 900 + i
+                                     for i, _ in enumerate(state["pledges"][player])]
+        if player in hidden["forecasts"]:
+            hidden["forecasts"][player] = f"marker-{player}"
+        return hidden
+
+    def roles(self, state: State) -> dict[str, str]:
+        """Sides for the statistics of simulations: each player's seat in the seating."""
+        return {p: f"seating {i + 1}" for i, p in enumerate(state["seating"])}
 
     # --- views, forms, bots --------------------------------------------------------------
 
