@@ -190,6 +190,20 @@ def test_forgotten_6_last_territory_protected() -> None:
     assert st["gold"]["ann"] == 20  # nothing paid for a refused move
 
 
+def test_forgotten_6_last_territory_attack_allowed_when_its_artifact_completes_the_set() -> None:
+    # Taking Bob's last territory brings Ann the fifth artifact: Victory 2, an immediate
+    # victory, so Forgotten 6 allows the attack (and the game ends at once).
+    st = new_state()
+    land(st, "naxos", "ann", 3, artifacts=["aegis", "caduceus", "golden_fleece", "harpe"])
+    land(st, "paros", "bob", 0, artifacts=["pandoras_jar"])
+    fleet(st, "G5", "ann")
+    assert metropolis.would_win(C, VANILLA, st, "ann", "paros")
+    public, _ = play(st, "ares", "ann", {"actions": [
+        {"do": "move", "from": "naxos", "to": "paros", "troops": 1}]})
+    assert of_type(public, "conquest")[0]["last_territory"] is True
+    assert len(st["hands"]["ann"]["artifacts"]) == 5
+
+
 def test_forgotten_6_last_territory_attack_allowed_when_it_wins_at_once() -> None:
     st = new_state()
     land(st, "naxos", "ann", 3)
@@ -356,10 +370,11 @@ def test_misc_titans_1_titan_move_prices_1_2_3() -> None:
         {"do": "titan_move", "from": a, "to": b, "titans": 1} for a, b in hops]})
     assert st["gold"]["ann"] == 20 - (1 + 2 + 3)
     assert st["territories"]["gortyn"]["titans"] == 1
-    # The count is per cycle: a second turn of the same cycle pays 4 (two-player case).
+    # "during your turn ... the number of previous movements": a second turn of the same
+    # cycle (two players) starts again at 1.
     play(st, "ares", "ann", {"actions": [
         {"do": "titan_move", "from": "gortyn", "to": "knossos", "titans": 1, "troops": 0}]})
-    assert st["gold"]["ann"] == 14 - 4
+    assert st["gold"]["ann"] == 14 - 1
 
 
 def test_misc_egyptian_reinforcements_4_5_special_attack_once_per_turn_for_1_gold() -> None:
@@ -374,6 +389,20 @@ def test_misc_egyptian_reinforcements_4_5_special_attack_once_per_turn_for_1_gol
     assert st["territories"]["kea"]["egyptians"] == ["phoenix"]
     assert "Misc Egyptian Reinforcements 5" in skipped(public)[0]
     assert st["gold"]["ann"] == 19
+
+
+def test_misc_egyptian_reinforcements_4_a_special_attack_is_not_a_move_home() -> None:
+    # "pay 1GP to initiate a special attack": not a 1-gold move between one's own
+    # territories with any god (that would be an Ares move without Ares).
+    st = new_state()
+    land(st, "naxos", "ann", 2, egyptians=["phoenix"])
+    land(st, "syros", "ann", 0)
+    public, _ = play(st, "zeus", "ann", {"actions": [
+        {"do": "special_attack", "egyptian": "phoenix", "from": "naxos", "to": "syros",
+         "troops": 1}]})
+    assert "a special attack goes into a territory you do not hold" in skipped(public)[0]
+    assert st["territories"]["naxos"]["egyptians"] == ["phoenix"]
+    assert st["gold"]["ann"] == 20
 
 
 def test_misc_egyptian_reinforcements_3_moved_by_ares_no_ability() -> None:
@@ -522,6 +551,20 @@ def test_forgotten_4_two_player_both_pillars_on_apollo_8_gold_one_marker() -> No
     assert st["gold"]["ann"] == 8
     assert st["territories"]["naxos"]["prosperity"] == 1   # the default: her territory
     assert st["supply"]["prosperity"] == 30
+
+
+def test_forgotten_4_one_island_is_islands_not_territories_on_the_titans_board() -> None:
+    # Ann holds two territories of Crete (the usual Titans start, Setup 9.1): one island, so
+    # her two Apollo pillars take 4 + 4 = 8 gold; Bob, on Crete and Euboea, takes 1.
+    st = new_state(TITANS, players=("ann", "bob"), two_player=True, gold=0)
+    land(st, "knossos", "ann", 1)
+    land(st, "gortyn", "ann", 1)
+    land(st, "chalcis", "bob", 1)
+    land(st, "kydonia", "bob", 1)
+    st["auction"] = {"apollo": ["ann.1", "ann.2", "bob.1"], "prosperity": "ann.1"}
+    actions.resolve_apollo(C, TITANS, st, {}, rng())
+    assert st["gold"]["ann"] == 8
+    assert st["gold"]["bob"] == 1
 
 
 def test_default_act_on_apollo_is_the_marker_for_the_first_only() -> None:

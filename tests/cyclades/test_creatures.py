@@ -49,9 +49,9 @@ def scene() -> State:
     return st
 
 
-def buy(slot: int, discount: int = 0, /, **target: Any) -> dict[str, Any]:
+def buy(slot: int, discount: int | None = None, /, **target: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"do": "buy", "slot": slot, "target": target}
-    if discount:
+    if discount is not None:
         out["discount"] = discount
     return out
 
@@ -86,6 +86,22 @@ def test_cycle_8_4_1_base_floor_one_gold_and_unused_temples_kept() -> None:
     public, _ = play(st, "zeus", "ann", {"actions": [buy(3, 2), buy(2, 1)]})
     # 2 - 2 would be 0: a creature costs at least 1, so one Temple is spent and one kept.
     assert [(e["price"], e["temples"]) for e in of_type(public, "buy")] == [(1, 1), (2, 1)]
+
+
+def test_cycle_8_4_1_a_buy_without_discount_uses_the_temples_left() -> None:
+    # "Reduce the payment for creatures by 1 for each Temple you control": not asking for
+    # it does not forfeit it. The first buy takes both Temples (4 - 2), none are left for
+    # the second; an explicit discount = 0 keeps them.
+    st = scene()
+    st["territories"]["naxos"]["buildings"] = ["temple", "temple"]
+    track(st, "fates", "fates", "fates")
+    public, _ = play(st, "zeus", "ann", {"actions": [buy(1), buy(2)]})
+    assert [(e["price"], e["temples"]) for e in of_type(public, "buy")] == [(2, 2), (3, 0)]
+    st = scene()
+    st["territories"]["naxos"]["buildings"] = ["temple"]
+    track(st, "fates", "fates", "fates")
+    public, _ = play(st, "zeus", "ann", {"actions": [buy(1, 0), buy(2)]})
+    assert [(e["price"], e["temples"]) for e in of_type(public, "buy")] == [(4, 0), (2, 1)]
 
 
 def test_misc_artifacts_and_heroes_2_no_temple_discount_on_heroes() -> None:
@@ -152,6 +168,26 @@ def test_cycle_8_2_figure_leaves_in_its_second_cycle_unless_a_priestess_is_paid(
     # Cycle 8.2 comes before the free recruit (8.3).
     types = [e["type"] for e in public]
     assert types.index("figure_leaves") < types.index("recruit")
+
+
+def test_cycle_8_2_apollo_players_behind_the_first_keep_figures_by_their_sealed_bid() -> None:
+    # Only the first pillar on Apollo has an act form; the others pay a Priestess to keep a
+    # figure by the ``apollo_keep`` standing order of their bid (Cycle 8.2).
+    from pbem.games.cyclades import game
+
+    st = scene()
+    st["cycle"] = 3
+    st["figures"] = {"minotaur": {"owner": "bob", "where": "paros", "cycle": 2},
+                     "medusa": {"owner": "bob", "where": "delos", "cycle": 2}}
+    st["hands"]["bob"]["priestess"] = 1
+    assert game._apollo_keep_problems(st, "bob", ["medusa"]) == []
+    assert "not a creature figure of yours" in str(
+        game._apollo_keep_problems(st, "ann", ["medusa"])[0])
+    st["apollo_keep"] = {"bob": ["medusa"]}
+    st["auction"] = {"apollo": ["ann", "bob"], "prosperity": "ann"}
+    actions.resolve_apollo(C, VANILLA, st, {}, rng())
+    assert sorted(st["figures"]) == ["medusa"] and st["figures"]["medusa"]["cycle"] == 3
+    assert st["hands"]["bob"]["priestess"] == 0
 
 
 def test_cycle_8_2_1_egyptian_reinforcements_stay() -> None:

@@ -64,14 +64,16 @@ def test_victory_1_1_metropolis_tie_broken_by_coins() -> None:
     assert "coins" in result["why"]
 
 
-def test_victory_1_most_metropolises_first_then_coins() -> None:
-    # Base FAQ: with several players over two, the most Metropolises wins before gold counts.
+def test_victory_1_1_coins_break_the_tie_whatever_the_count_above_two() -> None:
+    # The seed: "If more than one player owns two, coins are the tiebreaker" -- coins alone
+    # (the base game's FAQ ranks by Metropolises first; the seed does not).
     state, _ = scene()
     metropolis(state, "ann", "naxos", "paros", "delos")
     metropolis(state, "bob", "syros", "mykonos")
     state["gold"].update(ann=0, bob=30)
     result = victory.end_of_cycle(C, state)
-    assert result is not None and result["winners"] == ["ann"] and "gold" not in result
+    assert result is not None and result["winners"] == ["bob"]
+    assert result["gold"] == {"ann": 0, "bob": 30} and "Victory 1.1" in result["why"]
 
 
 def test_victory_1_full_tie_is_shared() -> None:

@@ -545,7 +545,9 @@ def run_action(t: Turn, raw: Mapping[str, Any]) -> str:
     if kind == "special_attack":
         return special_attack(t, raw)
     if kind == "buy":
-        return creatures.buy(t, int(raw["slot"]), int(raw.get("discount", 0) or 0), target)
+        # No ``discount``: every Temple left this turn that lowers the price (Cycle 8.4.1).
+        asked = raw.get("discount")
+        return creatures.buy(t, int(raw["slot"]), None if asked is None else int(asked), target)
     if kind == "swap":
         return creatures.swap(t, int(raw["slot"]))
     if kind == "monument":
@@ -761,20 +763,10 @@ def sail(t: Turn, raw: Mapping[str, Any]) -> str:
     return ""
 
 
-def _titan_moves(t: Turn) -> dict[str, Any]:
-    """Misc Titans 1 counts earlier Titan moves of the player in this cycle: kept in
-    ``state["acting"]["titan_moves"] = {"cycle": n, "moves": {player: n}}`` (an addition
-    to the layout; missing or of another cycle means none yet)."""
-    record = t.state["acting"].get("titan_moves")
-    if not isinstance(record, dict) or record.get("cycle") != t.state["cycle"]:
-        record = {"cycle": t.state["cycle"], "moves": {}}
-        t.state["acting"]["titan_moves"] = record
-    return record
-
-
 def titan_move(t: Turn, raw: Mapping[str, Any]) -> str:
     """Misc Titans 1: Titans move by themselves or with troops of their territory, with any
-    god, for 1 gold + 1 per earlier Titan move this cycle."""
+    god, "during your turn ... for 1gp + 1gp for the number of previous movements": earlier
+    Titan moves of this turn (a two-player's second turn of a cycle starts again at 1)."""
     party = warfare.Party.of({k: v for k, v in raw.items() if k != "undead"})
     src, dst = str(raw["from"]), str(raw["to"])
     if party.titans < 1:
@@ -782,12 +774,11 @@ def titan_move(t: Turn, raw: Mapping[str, Any]) -> str:
     problem = warfare.march_problem(t, src, dst, party)
     if problem:
         return problem
-    record = _titan_moves(t)
-    before = int(record["moves"].get(t.player, 0))
+    before = t.titan_moves
     price = t.c.rules.titan_move_base + t.c.rules.titan_move_step * before
     if not t.pay(price, "a Titan move", "Misc Titans 1"):
         return f"not enough gold for the Titan move ({price})"
-    record["moves"][t.player] = before + 1
+    t.titan_moves = before + 1
     warfare.march(t, src, dst, party, rule="Misc Titans 1",
                   how=f"Titan move {before + 1}, {price} gold")
     return ""
@@ -806,6 +797,11 @@ def special_attack(t: Turn, raw: Mapping[str, Any]) -> str:
     if used >= t.c.rules.egyptian_attacks_per_turn:
         return (f"the {t.c.egyptians[egyptian].name} has made its special attack this turn "
                 "(Misc Egyptian Reinforcements 5)")
+    # "initiate a special attack": into a territory the player does not hold (a move
+    # between one's own territories is an Ares or Titan move, without the ability).
+    if t.state["territories"].get(dst, {}).get("owner") == t.player:
+        return (f"{dst} is yours: a special attack goes into a territory you do not hold "
+                "(Misc Egyptian Reinforcements 4)")
     ability = t.c.egyptians[egyptian].ability
     party = warfare.Party(troops=int(raw.get("troops", 0) or 0), egyptians=[egyptian])
     problem = warfare.march_problem(t, src, dst, party, anywhere=ability.kind == "fly")
@@ -852,10 +848,15 @@ def resolve_apollo(c: Components, board: Board, state: State, orders_of_first: M
         t = Turn(c, board, state, player, APOLLO, pillar, rng, public=public, private=private)
         if player not in seen:
             seen.add(player)
-            creatures.expire_figures(t, keep if player == first_player else ())
-        lone = len(territories_of(state, player)) == 1
+            # The first player's act form says what to keep; the others' sealed bids
+            # (``apollo_keep``), since they have no act phase of their own.
+            creatures.expire_figures(t, keep if player == first_player else _strings(
+                state.get("apollo_keep", {}).get(player)))
+        # Forgotten 4: "only one island" -- islands, not territories (a Titans-board island
+        # holds several territories; the bid counts islands the same way).
+        lone = len({board.island_of(x) for x in territories_of(state, player)}) == 1
         amount = effect.number("lone_amount") if lone else effect.number("amount")
-        t.gain(player, amount, "Apollo" + (", only one territory" if lone else ""),
+        t.gain(player, amount, "Apollo" + (", only one island" if lone else ""),
                "Cycle 7.3")
         t.say("apollo", "Cycle 7.3", f"{player} takes Apollo's gold.", player=player,
               pillar=pillar)

@@ -4,8 +4,9 @@ Artifacts and Heroes, Misc Egyptian Reinforcements).
 
 Buying (Cycle 1, Cycle 8.4): a card costs the price of its slot (4, 3, 2 gold for slots 1-3).
 The Temple discount (Cycle 8.4.1): 1 gold off per Temple the buyer controls, spread over the
-creatures bought this turn as the player chooses (each ``buy`` names how many Temples it uses,
-``discount``; the total over the turn is at most the Temples controlled). Temples and other
+creatures bought this turn as the player chooses (each ``buy`` may name how many Temples it
+uses, ``discount``; the total over the turn is at most the Temples controlled; a ``buy``
+without ``discount`` uses every Temple left that lowers its price). Temples and other
 creature discounts never apply to Heroes, Egyptian Reinforcements nor artifacts (Misc
 Artifacts and Heroes 2, Misc Egyptian Reinforcements 1; ``supplies.toml [track.kinds]``).
 Base rules as we know them: a creature never costs less than 1 gold; a ``discount`` that would
@@ -49,13 +50,15 @@ def temples(t: Turn) -> int:
                if b in t.c.buildings)
 
 
-def price_of(t: Turn, index: int, cid: str, discount: int) -> tuple[int, int, int] | str:
+def price_of(t: Turn, index: int, cid: str, discount: int | None
+             ) -> tuple[int, int, int] | str:
     """(price, Temples spent, one-time discount spent) of the card in slot ``index`` (0-2)
-    with ``discount`` Temples asked, or why that discount is not allowed."""
+    with ``discount`` Temples asked (``None``: every Temple left this turn that lowers the
+    price), or why that discount is not allowed."""
     card = t.c.track_card(cid)
     rules = t.c.track.kinds[card.kind]
     base = t.c.track_price(index)
-    if discount < 0:
+    if discount is not None and discount < 0:
         return "a discount is 0 or more"
     if not rules.temple_discount:
         if discount:
@@ -63,6 +66,8 @@ def price_of(t: Turn, index: int, cid: str, discount: int) -> tuple[int, int, in
                     "(Cycle 8.4.1)")
         return base, 0, 0
     left = temples(t) - t.temples_used
+    if discount is None:
+        discount = left
     if discount > left:
         return (f"you have {left} Temple discount(s) left this turn, not {discount} "
                 "(Cycle 8.4.1: they are shared among the creatures you buy)")
@@ -74,7 +79,7 @@ def price_of(t: Turn, index: int, cid: str, discount: int) -> tuple[int, int, in
     return before_temples - used, used, armed
 
 
-def buy(t: Turn, slot: int, discount: int, target: Mapping[str, Any]) -> str:
+def buy(t: Turn, slot: int, discount: int | None, target: Mapping[str, Any]) -> str:
     """Buy the card in track slot ``slot`` (1-3) and use or place it; "" when done, else why
     it was not bought (nothing paid)."""
     track = t.state["creature_track"]

@@ -44,6 +44,20 @@ def board_name(option: str, players: int) -> str:
     return option
 
 
+def _apollo_keep_problems(state: State, player: str, raw: object) -> list[Problem]:
+    """``apollo_keep``: the player's creature figures to keep with a Priestess (Cycle 8.2) if
+    their pillar ends on Apollo behind the first one there (who has an act form of their
+    own); a standing order, sealed with the bid."""
+    where = "[orders] apollo_keep"
+    mine = sorted(f for f, x in state["figures"].items() if x["owner"] == player)
+    if not isinstance(raw, list) or not all(isinstance(f, str) for f in raw):
+        return [Problem(where, "must be a list of figure names",
+                        f"write apollo_keep = [] or name some of: {', '.join(mine) or 'none'}")]
+    return [Problem(where, f"{f!r} is not a creature figure of yours on the board",
+                    f"name one of: {', '.join(mine) or 'none (leave the list empty)'}")
+            for f in raw if f not in mine]
+
+
 def board_of(state: State) -> Board:
     return load_board(state["game"]["board"], len(state["game"]["players"]))
 
@@ -148,8 +162,9 @@ class Cyclades(Ruleset):
         c = self.c
         if phase.kind == "bid":
             problems = [Problem(f"[orders] {k}", f"unknown key {k!r}",
-                                "a bid form has bids and [orders.defend]")
-                        for k in orders if k not in ("bids", "defend")]
+                                "a bid form has bids, apollo_keep and [orders.defend]")
+                        for k in orders if k not in ("bids", "defend", "apollo_keep")]
+            problems += _apollo_keep_problems(state, player, orders.get("apollo_keep", []))
             gods = [*state["gods"]["track"], bidding.APOLLO]
             problems += bidding.validate_bids(
                 orders.get("bids", []), gods=gods, gold=state["gold"][player],
@@ -188,6 +203,10 @@ class Cyclades(Ruleset):
                 events = setup.resolve_setup_bid(c, board, state, lists, defend, rng)
             else:
                 events = cycle.resolve_bid(c, board, state, lists, defend, rng)
+                # Sealed standing orders for Apollo's step (Cycle 8.2); hidden from the others.
+                state["apollo_keep"] = {p: list(o.get("apollo_keep", []))
+                                        for p, o in sorted(orders.items())
+                                        if o.get("apollo_keep")}
         elif phase.kind == "deploy":
             assert phase.active is not None
             events = setup.resolve_deploy(c, board, state, phase.active,

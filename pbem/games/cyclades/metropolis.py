@@ -191,8 +191,16 @@ def would_win(c: Components, board: Board, state: State, attacker: str, territor
     Without teams: the attacker would then hold (the Metropolis captured, or one formed at once
     from the buildings captured) as many Metropolises as Victory 1 asks. In team play, Team 5:
     the territory has no Metropolis, has a Metropolis square, and its Metropolis would be the
-    team's third."""
+    team's third. Either way, also when the artifacts standing there would complete the
+    attacker's (team's) set: Victory 2 / Team 6, an immediate victory."""
     target = state["territories"][territory]
+    mates = ([p for p in state["game"]["players"]
+              if team_of(state, p) == team_of(state, attacker)]
+             if state["game"].get("teams") else [attacker])
+    artifacts = sum(len(state["hands"][p]["artifacts"]) for p in mates)
+    if target["artifacts"] and artifacts + len(target["artifacts"]) >= \
+            c.rules.artifacts_for_victory:
+        return True
     if state["game"].get("teams"):
         team = team_of(state, attacker)
         held = sum(metropolises_of(state, p) for p in state["game"]["players"]

@@ -9,14 +9,14 @@ Layout (every key always present; ``""`` means none)::
 
     game        {"board": "vanilla"|"titans", "side": "vanilla-4", "players": [seat order],
                  "two_player": bool, "teams": {player: team} or {}, "modules": [...]}
-    cycle       0 during setup, then 1, 2, ... (the first real cycle is 1: Setup 12)
+    cycle       0 during setup, then 1, 2, ... (the first real cycle is 1: Setup 11)
     step        "setup_bid" | "deploy" | "upkeep" | "bid" | "act" | "over"
     pillars     {pillar: player}: a pillar is the player's name, or "<player>.1" and
                 "<player>.2" with two players (Misc Two Player 1)
     turn_order  [pillar, ...]: the bidding order of the next bid, left to right (Setup 10,
                 Cycle 8.5)
     gold        {player: int}: behind the screen (Cycle 2.2): only its owner (and, in team
-                play, the teammates, Team 4) may see it
+                play, the teammates, Team 3) may see it
     hands       {player: {"priest": n, "philosopher": n, "priestess": n,
                           "heroes": [card ids], "artifacts": [ids], "egyptians": [ids],
                           "magic_items": [ids], "favors": [ids], "monuments": [ids],
@@ -31,9 +31,9 @@ Layout (every key always present; ``""`` means none)::
     seas        {sea: {"owner": player|"", "fleets": n, "undead_fleets": n}}
     figures     {creature id: {"owner": player, "where": territory or sea, "cycle": the
                  cycle it was placed}} (Cycle 8.2: it goes at the owner's next action)
-    gods        {"track": [active god ids, top first], "unused": [active last cycle but not
-                 bid on], "seen": [ids seen since the last reshuffle], "bag": [ids, in the
-                 sealed order they come out]} (Cycle 4)
+    gods        {"track": [active god ids, top first], "unused": [gods not used last
+                 cycle: not bid on, or not on the track], "seen": [ids seen since the last
+                 reshuffle], "bag": [ids, sorted, public]} (Cycle 4)
     hades       {"column": int, "active": bool} (Cycle 5, 9.2)
     favors      {"deck": [ids, sealed order], "face_up": id|"", "discard": [ids]} (Cycle 6)
     creature_track {"slots": [id|"", id|"", id|""] (4, 3 and 2 gold, Cycle 1),
@@ -41,13 +41,20 @@ Layout (every key always present; ``""`` means none)::
                  "initial": id, "initial_bought": bool}
     supply      {"prosperity": n, "priest": n, "philosopher": n} (limited: Forgotten 7)
     monuments   {"offer": [ids face up], "built": {id: {"owner": player, "territory": t}}}
-    metropolises {"offer": [special Metropolis ids face up], "held": {id: player}}
+    metropolises {"offer": [special Metropolis ids face up], "held": {id: player},
+                 "where": {id: territory} (may be missing)}
     auction     {} or this cycle's ``bidding.Auction.as_dict()`` once the bid is resolved
     acting      {"queue": [[god, pillar], ...] in action order, "index": n,
-                 "finished": [pillars in the order they finished]} (Cycle 8)
+                 "finished": [pillars in the order they finished]} (Cycle 8), and
+                 "end_triggered" once a team reached three Metropolises (Team 1)
     standing    {player: {"retreat": {...}, "sea_retreat": {...}, "casualties": [...],
                  "sea_casualties": [...]}}: each player's standing orders for battles they
-                 defend (Battle 2), from their latest bid; hidden from the others until used
+                 defend (Battle 2), from the latest bid that gave any (an empty [defend]
+                 keeps them); hidden from the others until used
+    apollo_keep {player: [figure ids]} (added by the first cycle's bid; may be missing):
+                 figures kept a cycle more for a Priestess each if the player's pillar ends
+                 on Apollo behind the first one there (Cycle 8.2); hidden from the others
+    to_deploy   during setup, what each pillar still deploys (Setup 9)
     eliminated  [players] (Forgotten 6)
     result      {} or {"winners": [...], "why": text, "metropolises": {player: n}}
 

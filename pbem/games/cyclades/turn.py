@@ -60,6 +60,7 @@ class Turn:
     temples_used: int = 0         # Temple discounts spent this turn (Cycle 8.4.1)
     bought: set[str] = field(default_factory=set)          # track cards bought this turn
     egyptian_attacks: dict[str, int] = field(default_factory=dict)
+    titan_moves: int = 0          # Titan moves paid this turn (Misc Titans 1)
     free_moves: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # one-time
     lasting_free_used: bool = False   # the once-a-turn free move of a lasting power
     armed: list[tuple[str, Effect]] = field(default_factory=list)  # one-time powers armed

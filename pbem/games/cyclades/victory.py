@@ -107,19 +107,18 @@ def end_of_cycle(c: Components, state: State) -> Result | None:
     qualified = {p: [p] for p in active_players(state) if counts[p] >= need}
     if not qualified:
         return None
-    winners, by_gold = _rank(state, qualified, counts)
+    # Victory 1.1: "If more than one player owns two, coins are the tiebreaker" -- coins
+    # alone, whatever the number of Metropolises above the two (three) each owns.
+    best = max(int(state["gold"][p]) for p in qualified)
+    winners = [p for p in qualified if int(state["gold"][p]) == best]
     result: Result = {"winners": winners, "rule": "Victory 1", "metropolises": counts}
     names = " and ".join(winners)
     if len(qualified) == 1:
         why = f"{names} owns {counts[winners[0]]} Metropolises at the end of the cycle."
-    elif not by_gold:
-        why = (f"{names} owns the most Metropolises ({counts[winners[0]]}) of the "
-               f"{len(qualified)} players who reached {need}.")
     else:
-        tied = [p for p in qualified if counts[p] == counts[winners[0]]]
-        result["gold"] = {p: int(state["gold"][p]) for p in tied}
-        why = (f"{', '.join(tied)} own {counts[winners[0]]} Metropolises each; coins break the "
-               f"tie (Victory 1.1): {names} with {state['gold'][winners[0]]} gold.")
+        result["gold"] = {p: int(state["gold"][p]) for p in qualified}
+        why = (f"{', '.join(qualified)} own {need} Metropolises or more; coins break the tie "
+               f"(Victory 1.1): {names} with {best} gold.")
         if len(winners) > 1:
             why += " They are tied on coins too and share the victory."
     result["why"] = why

@@ -46,17 +46,21 @@ def view(state: State, player: str | None) -> dict[str, Any]:
     if over:
         v["gold"] = dict(state["gold"])
         v["standing"] = state["standing"]
+        v["apollo_keep"] = state.get("apollo_keep", {})
         return v
     if player is not None:
         seen = [player, *st.allies(state, player)]
         v["gold"] = {p: state["gold"][p] for p in seen if p in state["gold"]}
         if player in state["standing"]:
             v["standing"] = {player: state["standing"][player]}
+        if player in state.get("apollo_keep", {}):
+            v["apollo_keep"] = {player: state["apollo_keep"][player]}
     return v
 
 
 def hide_from_others(state: State, player: str) -> State:
-    """``state`` with ``player``'s secrets (gold, standing orders) changed to markers: no other
+    """``state`` with ``player``'s secrets (gold, standing orders, Apollo keep list) changed
+    to markers: no other
     player's view, nor the public one, may change (teammates excepted: they see the gold)."""
     s = copy.deepcopy(state)
     if s["step"] == "over":
@@ -65,6 +69,8 @@ def hide_from_others(state: State, player: str) -> State:
         s["gold"][player] = MARKER
     if player in s["standing"]:
         s["standing"][player] = {"retreat": {"when": "at_most", "units": MARKER}}
+    if player in s.get("apollo_keep", {}):
+        s["apollo_keep"][player] = [f"marker-{MARKER}"]
     return s
 
 
