@@ -190,6 +190,20 @@ def test_team_5_military_victory_conditions() -> None:
     assert not victory.military(C, b, state, "ann", "knossos")
 
 
+def test_team_5_1_already_means_when_taken_not_after_the_turn() -> None:
+    # Ann takes knossos (Bob's last, no Metropolis then, a square) and, later in the same
+    # turn, forms a Metropolis there from the buildings: it was not "already" there (Team
+    # 5.1), and it is the team's third, not a fourth (5.3): a military victory, whichever
+    # site her form prefers. One that stood there when taken still refuses it.
+    state, b = scene("titans", PLAYERS, teams="on")
+    metropolis(state, "ann", "chalcis")
+    metropolis(state, "cat", "gortyn")
+    metropolis(state, "ann", "knossos")          # formed after the conquest, this turn
+    result = victory.military_result(C, b, state, "ann", "knossos", had_metropolis=False)
+    assert result is not None and result["rule"] == "Team 5"
+    assert victory.military_result(C, b, state, "ann", "knossos", had_metropolis=True) is None
+
+
 def test_forgotten_6_last_territory_taken_with_the_metropolises_needed_wins_at_once() -> None:
     state, b = scene()
     metropolis(state, "ann", "naxos", "paros")   # paros was bob's last territory

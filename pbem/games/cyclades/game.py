@@ -232,7 +232,8 @@ class Cyclades(Ruleset):
         won = victory.artifacts(c, state)  # Victory 2: at once, the cycle is not finished
         for e in events:
             if not won and e.get("type") == "conquest" and e.get("last_territory"):
-                won = victory.military_result(c, board, state, e["player"], e["territory"])
+                won = victory.military_result(c, board, state, e["player"], e["territory"],
+                                              bool(e.get("metropolis")))
         if won:
             events += victory.finish(state, won)
         elif acting["index"] >= len(acting["queue"]):

@@ -187,13 +187,18 @@ def artifacts(c: Components, state: State) -> Result | None:
 
 
 def military_result(c: Components, board: Board, state: State, player: str,
-                    territory: str) -> Result | None:
+                    territory: str, had_metropolis: bool | None = None) -> Result | None:
     """The immediate victory of ``player``, who has just conquered ``territory``, the LAST
     territory of an opponent (the caller knows it was the last: event ``last_territory``).
 
     Team play (Team 5.1-5.3): the territory holds no Metropolis, has a Metropolis square, and
     a Metropolis there would give the team its third (or more). Otherwise (Forgotten 6, our
-    reading): the attacker now holds the Metropolises Victory 1 asks. None if no victory."""
+    reading): the attacker now holds the Metropolises Victory 1 asks. None if no victory.
+
+    ``had_metropolis``: whether the territory held a Metropolis when it was taken (the
+    ``conquest`` event says; Team 5.1 "does not already contain"). A Metropolis the
+    conqueror forms there later in the same turn is not "already" there, and is the one
+    Team 5.3 counts, not a Metropolis more. ``None``: read the state as it is."""
     here = state["territories"][territory]
     if here["owner"] != player:
         return None
@@ -201,8 +206,10 @@ def military_result(c: Components, board: Board, state: State, player: str,
     if state["game"].get("teams"):
         team = team_of(state, player)
         total = team_metropolises(state).get(team, 0)
-        if (here["metropolis"] or not board.territory(territory).metropolis_square
-                or total + 1 < TEAM_METROPOLISES):
+        had = here["metropolis"] if had_metropolis is None else had_metropolis
+        formed_here = bool(here["metropolis"]) and not had
+        if (had or not board.territory(territory).metropolis_square
+                or total - formed_here + 1 < TEAM_METROPOLISES):
             return None
         members = teams(state)[team]
         return {"winners": members, "rule": "Team 5", "metropolises": counts,
