@@ -310,6 +310,29 @@ def test_battle_2_attacker_standing_retreat_to_where_it_came_from() -> None:
     assert st["territories"]["naxos"]["troops"] == 1 + 1 + 3 - lost
 
 
+def test_battle_2_retreat_goes_where_the_order_s_to_says() -> None:
+    # "the offense may choose to retreat to an adjacent or Fleet-linked and controlled
+    # territory": the player chooses; ``to`` names it ahead (first choice first).
+    def build() -> dict[str, Any]:
+        st = new_state()
+        land(st, "naxos", "ann", 4)
+        land(st, "syros", "ann", 1)
+        land(st, "paros", "bob", 4)
+        land(st, "milos", "bob", 1)
+        for sea in ("G5", "E4", "F3"):
+            fleet(st, sea, "ann")
+        return st
+
+    orders = {"actions": [{"do": "move", "from": "naxos", "to": "paros", "troops": 3}],
+              "attack": {"retreat": {"when": "after_rounds", "rounds": 1, "to": ["syros"]}}}
+    st, public, _ = search(build, lambda s, k: play(s, "ares", "ann", orders, key=k)[0],
+                           lambda s, ev: bool(of_type(ev, "retreat")))
+    lost = sum(1 for r in of_type(public, "battle_round") for cas in r["casualties"]
+               if cas["side"] == "attacker")
+    assert st["territories"]["syros"]["troops"] == 1 + 3 - lost   # not back to Naxos
+    assert st["territories"]["naxos"]["troops"] == 1 + 1          # the rest and the free one
+
+
 def test_misc_necropolis_2_gold_from_regular_troops_only() -> None:
     def build() -> dict[str, Any]:
         st = new_state()

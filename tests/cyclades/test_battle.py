@@ -335,6 +335,10 @@ def test_standing_orders_retreat_vocabulary_parses() -> None:
     assert parse_retreat({"when": "behind", "by": 2}, w) == RetreatRule("behind", 2)
     assert parse_retreat({"when": "after_rounds", "rounds": 3}, w).as_dict() == {
         "when": "after_rounds", "rounds": 3}
+    assert parse_retreat({"when": "at_most", "units": 1, "to": ["paros", "kea"]}, w) == \
+        RetreatRule("at_most", 1, ("paros", "kea"))
+    assert parse_retreat({"when": "never", "to": ["E5"]}, w).as_dict() == {
+        "when": "never", "to": ["E5"]}
 
 
 @pytest.mark.parametrize(("raw", "where", "words"), [
@@ -346,6 +350,7 @@ def test_standing_orders_retreat_vocabulary_parses() -> None:
     ({"when": "behind", "by": 0}, "[orders.retreat] by", "at least 1"),
     ({"when": "never", "rounds": 2}, "[orders.retreat] rounds", "not used"),
     ({"when": "never", "colour": "red"}, "[orders.retreat] colour", "unknown key"),
+    ({"when": "never", "to": "paros"}, "[orders.retreat] to", "must be a list of names"),
     ("never", "[orders.retreat]", "must be a table"),
 ])
 def test_standing_orders_retreat_errors_name_the_key_and_the_fix(

@@ -124,6 +124,10 @@ class RetreatRule:
 
     when: str = NEVER
     n: int = 0  # the value of the key RETREAT_WHEN[when]; unused for "never"
+    #: Where to retreat, first choice first (territories, or seas for fleets); the first
+    #: one open when the retreat comes is taken, else the adjudicator's default (Battle 2:
+    #: the retreating player picks among the territories, or seas, allowed).
+    to: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.when not in RETREAT_WHEN:
@@ -145,7 +149,11 @@ class RetreatRule:
     def as_dict(self) -> dict[str, Any]:
         """The rule as the player writes it (plain data for events and stored state)."""
         key = RETREAT_WHEN[self.when]
-        return {"when": self.when} if key is None else {"when": self.when, key: self.n}
+        out: dict[str, Any] = ({"when": self.when} if key is None
+                               else {"when": self.when, key: self.n})
+        if self.to:
+            out["to"] = list(self.to)
+        return out
 
     def describe(self) -> str:
         if self.when == AT_MOST:
@@ -186,15 +194,23 @@ def parse_retreat(raw: object, where: str) -> RetreatRule:
                                 "use one of " + ", ".join(f'"{w}"' for w in RETREAT_WHEN)))
     needed = RETREAT_WHEN.get(when) if isinstance(when, str) else None
     number_keys = {k for k in RETREAT_WHEN.values() if k is not None}
+    to: tuple[str, ...] = ()
+    if "to" in raw:
+        places = raw["to"]
+        if not isinstance(places, list) or not all(isinstance(x, str) for x in places):
+            problems.append(Problem(f"{where} to", "must be a list of names",
+                                    'write to = ["paros"] (first choice first)'))
+        else:
+            to = tuple(places)
     for key in raw:
-        if key == "when" or key == needed:
+        if key in ("when", "to") or key == needed:
             continue
         if key in number_keys and isinstance(when, str) and when in RETREAT_WHEN:
             problems.append(Problem(f"{where} {key}", f'not used with when = "{when}"',
                                     f"remove {key}" + (f" or use {needed}" if needed else "")))
         elif key not in number_keys:
             problems.append(Problem(f"{where} {key}", "unknown key",
-                                    "the keys are when, units, by and rounds"))
+                                    "the keys are when, units, by, rounds and to"))
     n = 0
     if needed is not None:
         value = raw.get(needed)
@@ -213,7 +229,7 @@ def parse_retreat(raw: object, where: str) -> RetreatRule:
     if problems:
         raise ProblemsError(problems)
     assert isinstance(when, str)
-    return RetreatRule(when, n)
+    return RetreatRule(when, n, to)
 
 
 def complete_order(order: Sequence[str], sea: bool) -> tuple[str, ...]:

@@ -23,7 +23,8 @@ are named bonuses. Heroes of strength above 1 add the excess as a bonus. Egyptia
 Reinforcements are lost last when the data says so (``egyptian_destroyed_last``).
 
 Retreats (Battle 2): a land side retreats to a territory it controls adjacent or fleet-linked
-to the battle (the attacker prefers where it came from), fleets to an empty adjacent sea;
+to the battle (first the places its order's `to` lists, in order; then, for the attacker, where
+it came from; then the first by id), fleets to an empty adjacent sea likewise;
 with no such place a side cannot retreat. Medusa on the battle territory forbids retreat.
 
 After a land battle the winner holds the territory; taking an enemy's territory is a
@@ -367,25 +368,28 @@ def _hero_extra(t: Turn, heroes: Sequence[str]) -> list[tuple[str, int]]:
             if h in t.c.heroes and t.c.heroes[h].strength > 1]
 
 
-def _land_retreat(t: Turn, tid: str, player: str, prefer: str = "") -> str:
+def _first_open(options: Sequence[str], prefer: Sequence[str]) -> str:
+    """The first of ``prefer`` (the player's ``to``, then a default such as where the
+    attacker came from) that is among ``options``, else the first option by id."""
+    for choice in prefer:
+        if choice in options:
+            return choice
+    return options[0] if options else ""
+
+
+def _land_retreat(t: Turn, tid: str, player: str, prefer: Sequence[str] = ()) -> str:
     """Battle 2: a territory ``player`` controls, adjacent or fleet-linked to ``tid``."""
     if pinned(t.c, t.state, tid):
         return ""
     near = t.board.reachable_territories(tid, own_fleet_seas(t.state, player))
-    options = [x for x in near if t.owner(x) == player]
-    if prefer in options:
-        return prefer
-    return options[0] if options else ""
+    return _first_open([x for x in near if t.owner(x) == player], prefer)
 
 
-def _sea_retreat(t: Turn, sid: str, prefer: str = "") -> str:
+def _sea_retreat(t: Turn, sid: str, prefer: Sequence[str] = ()) -> str:
     """Battle 2: fleets retreat to an empty adjacent sea (not Polyphemus's nor the Kraken's)."""
     closed = repelled_seas(t.c, t.board, t.state) | kraken_seas(t.c, t.state)
-    options = [s for s in t.board.adjacent_seas(sid)
-               if not sea_units(t.sea(s)) and s not in closed]
-    if prefer in options:
-        return prefer
-    return options[0] if options else ""
+    return _first_open([s for s in t.board.adjacent_seas(sid)
+                        if not sea_units(t.sea(s)) and s not in closed], prefer)
 
 
 def _remove_lost(t: Turn, tid: str, lost: Sequence[Unit]) -> None:
@@ -463,9 +467,9 @@ def land_battle(t: Turn, src: str, dst: str, party: Party, *,
     a_bonus += armed
     d_bonus = (battle_bonuses(t.c, t.state, defender, "land", "defence")
                + territory_defence(t.c, t.state, dst) + _hero_extra(t, here["heroes"]))
-    a_dest = _land_retreat(t, dst, t.player, prefer=src)
+    a_dest = _land_retreat(t, dst, t.player, prefer=(*a_retreat.to, src))
     d_dest = "" if ability is not None and ability.kind == "no_retreat" else _land_retreat(
-        t, dst, defender)
+        t, dst, defender, prefer=d_retreat.to)
     attacker = Side(t.player, party_units(party), a_bonus, a_order, a_retreat, bool(a_dest))
     defending = Side(defender, land_units(t, dst), d_bonus, d_order, d_retreat, bool(d_dest))
     fortresses = sum(t.c.buildings[b].land_defence for b in here["buildings"]
@@ -610,8 +614,8 @@ def sea_battle(t: Turn, src: str, dst: str, fleets: int, undead_fleets: int) -> 
     ports = sum(t.c.buildings[b].sea_defence for tid in t.board.territories_of(dst)
                 if t.owner(tid) == defender for b in t.territory(tid)["buildings"]
                 if b in t.c.buildings)
-    a_dest = _sea_retreat(t, dst, prefer=src)
-    d_dest = _sea_retreat(t, dst)
+    a_dest = _sea_retreat(t, dst, prefer=(*a_retreat.to, src))
+    d_dest = _sea_retreat(t, dst, prefer=d_retreat.to)
     attacker = Side(t.player, a_units, a_bonus, a_order, a_retreat, bool(a_dest))
     defending = Side(defender, d_units, d_bonus, d_order, d_retreat, bool(d_dest))
     stream = _Reroller(t.rng.public, {ATTACKER} if reroll else set())
