@@ -288,24 +288,37 @@ def test_battle_1_2_ports_of_defender_count_at_sea() -> None:
     assert of_type(public, "battle")[0]["buildings"] == {"port": 1}
 
 
-def test_battle_2_attacker_standing_retreat_to_where_it_came_from() -> None:
+def _attack_paros_until_a_retreat(retreat: dict[str, Any], *, syros: bool = False
+                                  ) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
+    """Ann attacks Paros from Naxos with 3 of her 4 troops under the standing ``retreat``
+    (``syros``: she also holds Syros, linked by her fleets); the first dice key giving a
+    retreat. Returns the state, the events and the attacker's troops lost."""
     def build() -> dict[str, Any]:
         st = new_state()
         land(st, "naxos", "ann", 4)
         land(st, "paros", "bob", 4)
         land(st, "milos", "bob", 1)
         fleet(st, "G5", "ann")
+        if syros:
+            land(st, "syros", "ann", 1)
+            fleet(st, "E4", "ann")
+            fleet(st, "F3", "ann")
         return st
 
     orders = {"actions": [{"do": "move", "from": "naxos", "to": "paros", "troops": 3}],
-              "attack": {"retreat": {"when": "after_rounds", "rounds": 1}}}
+              "attack": {"retreat": retreat}}
     st, public, _ = search(build, lambda s, k: play(s, "ares", "ann", orders, key=k)[0],
                            lambda s, ev: bool(of_type(ev, "retreat")))
+    lost = sum(1 for r in of_type(public, "battle_round") for cas in r["casualties"]
+               if cas["side"] == "attacker")
+    return st, public, lost
+
+
+def test_battle_2_attacker_standing_retreat_to_where_it_came_from() -> None:
+    st, public, lost = _attack_paros_until_a_retreat({"when": "after_rounds", "rounds": 1})
     assert len(of_type(public, "battle_round")) == 1
     assert of_type(public, "retreat")[0]["player"] == "ann"
     assert st["territories"]["paros"]["owner"] == "bob"
-    lost = sum(1 for r in of_type(public, "battle_round") for cas in r["casualties"]
-               if cas["side"] == "attacker")
     # 4, less the 3 that left, plus the free troop (Cycle 8.3), plus the 3 less the fallen.
     assert st["territories"]["naxos"]["troops"] == 1 + 1 + 3 - lost
 
@@ -313,22 +326,8 @@ def test_battle_2_attacker_standing_retreat_to_where_it_came_from() -> None:
 def test_battle_2_retreat_goes_where_the_order_s_to_says() -> None:
     # "the offense may choose to retreat to an adjacent or Fleet-linked and controlled
     # territory": the player chooses; ``to`` names it ahead (first choice first).
-    def build() -> dict[str, Any]:
-        st = new_state()
-        land(st, "naxos", "ann", 4)
-        land(st, "syros", "ann", 1)
-        land(st, "paros", "bob", 4)
-        land(st, "milos", "bob", 1)
-        for sea in ("G5", "E4", "F3"):
-            fleet(st, sea, "ann")
-        return st
-
-    orders = {"actions": [{"do": "move", "from": "naxos", "to": "paros", "troops": 3}],
-              "attack": {"retreat": {"when": "after_rounds", "rounds": 1, "to": ["syros"]}}}
-    st, public, _ = search(build, lambda s, k: play(s, "ares", "ann", orders, key=k)[0],
-                           lambda s, ev: bool(of_type(ev, "retreat")))
-    lost = sum(1 for r in of_type(public, "battle_round") for cas in r["casualties"]
-               if cas["side"] == "attacker")
+    st, _, lost = _attack_paros_until_a_retreat(
+        {"when": "after_rounds", "rounds": 1, "to": ["syros"]}, syros=True)
     assert st["territories"]["syros"]["troops"] == 1 + 3 - lost   # not back to Naxos
     assert st["territories"]["naxos"]["troops"] == 1 + 1          # the rest and the free one
 
@@ -400,14 +399,20 @@ def test_misc_titans_1_titan_move_prices_1_2_3() -> None:
     assert st["gold"]["ann"] == 14 - 1
 
 
-def test_misc_egyptian_reinforcements_4_5_special_attack_once_per_turn_for_1_gold() -> None:
+def _phoenix_attacks(*moves: tuple[str, str, int]) -> tuple[dict[str, Any], list[Any]]:
+    """Ann, with Zeus, holds Naxos (2 troops and the Phoenix) and an empty Syros, and orders
+    the Phoenix's special attacks ``(from, to, troops)`` in turn."""
     st = new_state()
     land(st, "naxos", "ann", 2, egyptians=["phoenix"])
     land(st, "syros", "ann", 0)
     public, _ = play(st, "zeus", "ann", {"actions": [
-        {"do": "special_attack", "egyptian": "phoenix", "from": "naxos", "to": "kea",
-         "troops": 1},
-        {"do": "special_attack", "egyptian": "phoenix", "from": "kea", "to": "syros"}]})
+        {"do": "special_attack", "egyptian": "phoenix", "from": a, "to": b, "troops": n}
+        for a, b, n in moves]})
+    return st, public
+
+
+def test_misc_egyptian_reinforcements_4_5_special_attack_once_per_turn_for_1_gold() -> None:
+    st, public = _phoenix_attacks(("naxos", "kea", 1), ("kea", "syros", 0))
     # The Phoenix flies: Kea is reached with no fleet at all.
     assert st["territories"]["kea"]["egyptians"] == ["phoenix"]
     assert "Misc Egyptian Reinforcements 5" in skipped(public)[0]
@@ -417,12 +422,7 @@ def test_misc_egyptian_reinforcements_4_5_special_attack_once_per_turn_for_1_gol
 def test_misc_egyptian_reinforcements_4_a_special_attack_is_not_a_move_home() -> None:
     # "pay 1GP to initiate a special attack": not a 1-gold move between one's own
     # territories with any god (that would be an Ares move without Ares).
-    st = new_state()
-    land(st, "naxos", "ann", 2, egyptians=["phoenix"])
-    land(st, "syros", "ann", 0)
-    public, _ = play(st, "zeus", "ann", {"actions": [
-        {"do": "special_attack", "egyptian": "phoenix", "from": "naxos", "to": "syros",
-         "troops": 1}]})
+    st, public = _phoenix_attacks(("naxos", "syros", 1))
     assert "a special attack goes into a territory you do not hold" in skipped(public)[0]
     assert st["territories"]["naxos"]["egyptians"] == ["phoenix"]
     assert st["gold"]["ann"] == 20

@@ -56,6 +56,7 @@ from pbem.core.dice import Rng
 from pbem.core.errors import Problem, ProblemsError
 from pbem.games.cyclades import battle, creatures, effects, metropolis, warfare
 from pbem.games.cyclades.components import GOD_ABOVE, Components
+from pbem.games.cyclades.cycle import islands_of
 from pbem.games.cyclades.maps import Board
 from pbem.games.cyclades.state import State, player_of, territories_of
 from pbem.games.cyclades.turn import (
@@ -797,16 +798,16 @@ def special_attack(t: Turn, raw: Mapping[str, Any]) -> str:
     if used >= t.c.rules.egyptian_attacks_per_turn:
         return (f"the {t.c.egyptians[egyptian].name} has made its special attack this turn "
                 "(Misc Egyptian Reinforcements 5)")
-    # "initiate a special attack": into a territory the player does not hold (a move
-    # between one's own territories is an Ares or Titan move, without the ability).
-    if t.state["territories"].get(dst, {}).get("owner") == t.player:
-        return (f"{dst} is yours: a special attack goes into a territory you do not hold "
-                "(Misc Egyptian Reinforcements 4)")
     ability = t.c.egyptians[egyptian].ability
     party = warfare.Party(troops=int(raw.get("troops", 0) or 0), egyptians=[egyptian])
     problem = warfare.march_problem(t, src, dst, party, anywhere=ability.kind == "fly")
     if problem:
         return problem
+    # "initiate a special attack": into a territory the player does not hold (a move
+    # between one's own territories is an Ares or Titan move, without the ability).
+    if t.owner(dst) == t.player:
+        return (f"{dst} is yours: a special attack goes into a territory you do not hold "
+                "(Misc Egyptian Reinforcements 4)")
     price = t.c.rules.egyptian_attack_price
     if not t.pay(price, "a special attack", rule):
         return f"not enough gold for the special attack ({price})"
@@ -854,7 +855,7 @@ def resolve_apollo(c: Components, board: Board, state: State, orders_of_first: M
                 state.get("apollo_keep", {}).get(player)))
         # Forgotten 4: "only one island" -- islands, not territories (a Titans-board island
         # holds several territories; the bid counts islands the same way).
-        lone = len({board.island_of(x) for x in territories_of(state, player)}) == 1
+        lone = len(islands_of(board, state, player)) == 1
         amount = effect.number("lone_amount") if lone else effect.number("amount")
         t.gain(player, amount, "Apollo" + (", only one island" if lone else ""),
                "Cycle 7.3")
