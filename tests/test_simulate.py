@@ -103,6 +103,20 @@ def test_sound_games_pass_every_check() -> None:
     assert any(line.startswith("slowest phase: ") for line in lines)
 
 
+def test_summary_orders_sides_and_seats_by_number_and_shares_ties() -> None:
+    def game(i: int, scores: dict[str, int], roles: dict[str, str]) -> simulate.GameReport:
+        return simulate.GameReport(i, f"s.{i}", len(scores), "cmd", records=5, seconds=1.0,
+                                   scores=scores, seats=list(scores), roles=roles)
+
+    roles = {"a": "seating 10", "b": "seating 2", "c": "seating 1"}
+    lines = simulate.summary([game(0, {"a": 3, "b": 3, "c": 1}, roles),
+                              game(1, {"a": 0, "b": 1, "c": 5}, roles)])
+    # A tie for first shares the win: a and b have half a win each from game 0.
+    assert "win rate by seat: 1: 25% of 2, 2: 25% of 2, 3: 50% of 2" in lines
+    assert ("win rate by side: seating 1: 50% of 2, seating 2: 25% of 2, "
+            "seating 10: 25% of 2") in lines
+
+
 def test_216_glory_counted_twice_is_caught_with_its_reproduction_command() -> None:
     (report,) = simulate.run(GloryTwice.name, 1, seed="f", players=2, options={},
                              resolve=games.get, start=4)

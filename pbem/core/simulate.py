@@ -17,6 +17,7 @@ A failure names the game and prints the command that plays it again.
 
 from __future__ import annotations
 
+import re
 import shutil
 import statistics
 import tempfile
@@ -231,7 +232,8 @@ def summary(reports: Sequence[GameReport]) -> list[str]:
             f"{seat}: {w / n:.0%} of {n:g}" for seat, (w, n) in sorted(by_seat.items())))
     if by_role:
         lines.append("win rate by side: " + ", ".join(
-            f"{role}: {w / n:.0%} of {n:g}" for role, (w, n) in sorted(by_role.items())))
+            f"{role}: {w / n:.0%} of {n:g}" for role, (w, n) in sorted(
+                by_role.items(), key=lambda item: _natural(item[0]))))
     kinds: dict[str, float] = defaultdict(float)
     counts: Counter[str] = Counter()
     for r in good:
@@ -243,6 +245,12 @@ def summary(reports: Sequence[GameReport]) -> list[str]:
         lines.append(f"slowest phase: {slow}, mean {kinds[slow] / counts[slow] * 1000:.1f} ms "
                      f"per adjudication ({counts[slow]} of them)")
     return lines
+
+
+def _natural(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that puts "seating 2" before "seating 10"."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part)
+                 for part in re.split(r"(\d+)", text) if part)
 
 
 def describe_failure(report: GameReport) -> list[str]:
