@@ -112,6 +112,9 @@ def test_summary_orders_sides_and_seats_by_number_and_shares_ties() -> None:
     lines = simulate.summary([game(0, {"a": 3, "b": 3, "c": 1}, roles),
                               game(1, {"a": 0, "b": 1, "c": 5}, roles)])
     # A tie for first shares the win: a and b have half a win each from game 0.
+    # Scores 3, 3, 1, 0, 1, 5: sorted 0 1 1 3 3 5, inclusive quartiles 1, 2 and 3.
+    assert ("scores: min 0, quartiles 1 / 2 / 3, max 5, mean 2.2; winning score mean 4.0"
+            in lines)
     assert "win rate by seat: 1: 25% of 2, 2: 25% of 2, 3: 50% of 2" in lines
     assert ("win rate by side: seating 1: 50% of 2, seating 2: 25% of 2, "
             "seating 10: 25% of 2") in lines

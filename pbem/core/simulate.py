@@ -211,8 +211,12 @@ def summary(reports: Sequence[GameReport]) -> list[str]:
     scores = [s for r in good for s in r.scores.values()]
     if scores:
         winners = [max(r.scores.values()) for r in good if r.scores]
-        lines.append(f"scores: min {min(scores)}, mean {statistics.mean(scores):.1f}, max "
-                     f"{max(scores)}; winning score mean {statistics.mean(winners):.1f}")
+        quartiles = (statistics.quantiles(scores, n=4, method="inclusive")
+                     if len(scores) > 1 else [scores[0]] * 3)
+        lines.append(f"scores: min {min(scores)}, quartiles "
+                     + " / ".join(f"{q:g}" for q in quartiles)
+                     + f", max {max(scores)}, mean {statistics.mean(scores):.1f}; "
+                     f"winning score mean {statistics.mean(winners):.1f}")
     by_seat: dict[int, list[float]] = defaultdict(lambda: [0.0, 0])
     by_role: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
     for r in good:
