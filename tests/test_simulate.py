@@ -99,7 +99,10 @@ def test_sound_games_pass_every_check() -> None:
     assert [r.players for r in reports] == [2, 3, 4]  # every count in turn from the minimum
     lines = simulate.summary(reports)
     assert lines[0] == "games: 3, passed every check: 3, failed: 0"
-    assert any(line.startswith("win rate by seat: 1: ") for line in lines)
+    # Games of 2, 3 and 4 players: seat 1 plays all three (fair share (1/2 + 1/3 + 1/4) / 3),
+    # seat 4 only the last (1/4).
+    seats = next(line for line in lines if line.startswith("win rate by seat"))
+    assert " (36%) of 3" in seats and "4: " in seats and seats.endswith("(25%) of 1")
     assert any(line.startswith("slowest phase: ") for line in lines)
 
 
@@ -115,9 +118,11 @@ def test_summary_orders_sides_and_seats_by_number_and_shares_ties() -> None:
     # Scores 3, 3, 1, 0, 1, 5: sorted 0 1 1 3 3 5, inclusive quartiles 1, 2 and 3.
     assert ("scores: min 0, quartiles 1 / 2 / 3, max 5, mean 2.2; winning score mean 4.0"
             in lines)
-    assert "win rate by seat: 1: 25% of 2, 2: 25% of 2, 3: 50% of 2" in lines
-    assert ("win rate by side: seating 1: 50% of 2, seating 2: 25% of 2, "
-            "seating 10: 25% of 2") in lines
+    # Three players each game: a fair share is 33%.
+    assert ("win rate by seat (fair share): 1: 25% (33%) of 2, 2: 25% (33%) of 2, "
+            "3: 50% (33%) of 2") in lines
+    assert ("win rate by side (fair share): seating 1: 50% (33%) of 2, seating 2: 25% (33%) "
+            "of 2, seating 10: 25% (33%) of 2") in lines
 
 
 def test_216_glory_counted_twice_is_caught_with_its_reproduction_command() -> None:

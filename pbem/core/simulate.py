@@ -23,7 +23,7 @@ import statistics
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -217,8 +217,11 @@ def summary(reports: Sequence[GameReport]) -> list[str]:
                      + " / ".join(f"{q:g}" for q in quartiles)
                      + f", max {max(scores)}, mean {statistics.mean(scores):.1f}; "
                      f"winning score mean {statistics.mean(winners):.1f}")
-    by_seat: dict[int, list[float]] = defaultdict(lambda: [0.0, 0])
-    by_role: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+    # [wins, games, fair share]: a win tied between k players counts 1/k to each; the fair
+    # share is what a seat would win if every player of each game were equally strong (1/n),
+    # so seats that only exist in larger games are not read as weaker.
+    by_seat: dict[int, list[float]] = defaultdict(lambda: [0.0, 0, 0.0])
+    by_role: dict[str, list[float]] = defaultdict(lambda: [0.0, 0, 0.0])
     for r in good:
         if not r.scores:
             continue
@@ -226,18 +229,21 @@ def summary(reports: Sequence[GameReport]) -> list[str]:
         top = [p for p, s in r.scores.items() if s == best]
         for seat, p in enumerate(r.seats, start=1):
             share = 1 / len(top) if p in top else 0.0
-            by_seat[seat][0] += share
-            by_seat[seat][1] += 1
-            if p in r.roles:
-                by_role[r.roles[p]][0] += share
-                by_role[r.roles[p]][1] += 1
+            tallies = [by_seat[seat]] + ([by_role[r.roles[p]]] if p in r.roles else [])
+            for tally in tallies:
+                tally[0] += share
+                tally[1] += 1
+                tally[2] += 1 / len(r.seats)
+
+    def rates(items: Iterable[tuple[Any, list[float]]]) -> str:
+        return ", ".join(f"{key}: {w / n:.0%} ({fair / n:.0%}) of {n:g}"
+                         for key, (w, n, fair) in items)
+
     if by_seat:
-        lines.append("win rate by seat: " + ", ".join(
-            f"{seat}: {w / n:.0%} of {n:g}" for seat, (w, n) in sorted(by_seat.items())))
+        lines.append("win rate by seat (fair share): " + rates(sorted(by_seat.items())))
     if by_role:
-        lines.append("win rate by side: " + ", ".join(
-            f"{role}: {w / n:.0%} of {n:g}" for role, (w, n) in sorted(
-                by_role.items(), key=lambda item: _natural(item[0]))))
+        lines.append("win rate by side (fair share): " + rates(sorted(
+            by_role.items(), key=lambda item: _natural(item[0]))))
     kinds: dict[str, float] = defaultdict(float)
     counts: Counter[str] = Counter()
     for r in good:
