@@ -144,6 +144,8 @@ def test_version_and_games(tmp_path: Path) -> None:
      "conformance has no option 'bogus' (fix: known options: rounds)"),
     (["simulate", "mythology", "--option", "zeus=zoe", "--players", "3"], 2, "--option zeus"),
     (["audit", "nowhere", "--jobs", "0"], 2, "--jobs must be at least 1"),
+    (["simulate", "conformance", "--jobs", "0"], 2, "--jobs must be at least 1"),
+    (["simulate", "conformance", "--games", "0"], 2, "--games must be at least 1"),
     (["audit", "nowhere", "--explain"], 2, "--explain needs --seq N"),
     (["frobnicate"], 2, "No such command"),
 ])

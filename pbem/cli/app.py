@@ -409,6 +409,8 @@ def simulate(game: str,
     ruleset = registry.get(game)
     if games_ < 1:
         raise UsageError("--games must be at least 1")
+    if jobs is not None and jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     options = dict(item.partition("=")[::2] for item in option or [])
     _check_demo_options(ruleset, options, sorted({
         sim.players_for(ruleset, i, players) for i in range(start, start + min(games_, 64))}))
