@@ -179,21 +179,16 @@ class _Act:
                               "territory": self.pick(spaces, "where")})
             self.gold -= build.price
 
-    def moves(self, unit: str) -> bool:
-        g = self.c.god(self.god).move
-        return g is not None and unit in g.units
-
     def land_attack(self) -> None:
         """Ares (or Hades with an undead troop): from the strongest territory, against a
         neutral island, else a weaker enemy that holds another territory (Forgotten 6)."""
         g = self.c.god(self.god).move
-        if g is None or "troop" not in g.units or not self.mine or not self.spend(g.price):
+        if g is None or "troop" not in g.units or not self.mine or self.gold < g.price:
             return
         src = max(self.mine, key=lambda t: (land_units(self.terrs[t]), t))
         here = self.terrs[src]
         undead = 1 if g.requires_undead else 0
         if here["undead"] < undead or here["troops"] + here["titans"] < 2:
-            self.gold += g.price
             return
         party: dict[str, Any] = {"troops": max(0, here["troops"] - 1)}
         if undead:
@@ -203,15 +198,10 @@ class _Act:
             party["heroes"] = heroes
         if here["titans"] and self.draw("titans-go", 2) == 1:
             party["titans"] = int(here["titans"])
-        if not party["troops"] and len(party) == 1:
-            self.gold += g.price
-            return
         strength = sum(v if isinstance(v, int) else len(v) for v in party.values())
-        dst = self.invasion_target(src, strength, "attack")
-        if not dst:
-            self.gold += g.price
-            return
-        self.acts.append({"do": "move", "from": src, "to": dst, **party})
+        dst = self.invasion_target(src, strength, "attack") if strength else ""
+        if dst and self.spend(g.price):
+            self.acts.append({"do": "move", "from": src, "to": dst, **party})
 
     def invasion_target(self, src: str, strength: int, label: str) -> str:
         fleets = [s for s, x in self.seas.items() if x["owner"] == self.player and sea_units(x)]
@@ -228,30 +218,26 @@ class _Act:
 
     def naval(self) -> None:
         """Poseidon (or a god that moves fleets): sail the largest fleet against a weaker
-        enemy fleet, else to a sea that links to a neutral or enemy island; recruit a fleet
-        next to one's own territories."""
+        enemy fleet, else to a sea on the shore of a neutral or enemy territory."""
         g = self.c.god(self.god).move
-        if g is not None and "fleet" in g.units and not g.requires_undead:
-            own = sorted((s for s, x in self.seas.items()
-                          if x["owner"] == self.player and x["fleets"]),
-                         key=lambda s: (-self.seas[s]["fleets"], s))
-            if own and self.spend(g.price):
-                src = own[0]
-                mine = int(self.seas[src]["fleets"])
-                blocked = [s for s, x in self.seas.items()
-                           if x["owner"] not in ("", self.player) and sea_units(x)]
-                reach = list(self.board.fleet_paths(src, g.sea_range or 3, blocked))
-                weaker = [s for s in reach if s in blocked and
-                          self.seas[s]["owner"] in self.enemies and
-                          sea_units(self.seas[s]) < mine]
-                shores = [s for s in reach if s not in blocked and any(
-                    self.terrs[t]["owner"] != self.player
-                    for t in self.board.territories_of(s))]
-                dst = self.pick(weaker or shores or reach, "sail-to")
-                if dst:
-                    self.acts.append({"do": "sail", "from": src, "to": dst, "fleets": mine})
-                else:
-                    self.gold += g.price
+        if g is None or "fleet" not in g.units or g.requires_undead or self.gold < g.price:
+            return
+        own = sorted((s for s, x in self.seas.items() if x["owner"] == self.player and x["fleets"]),
+                     key=lambda s: (-self.seas[s]["fleets"], s))
+        if not own:
+            return
+        src = own[0]
+        mine = int(self.seas[src]["fleets"])
+        blocked = [s for s, x in self.seas.items()
+                   if x["owner"] not in ("", self.player) and sea_units(x)]
+        reach = list(self.board.fleet_paths(src, g.sea_range or 3, blocked))
+        weaker = [s for s in reach if s in blocked and self.seas[s]["owner"] in self.enemies
+                  and sea_units(self.seas[s]) < mine]
+        shores = [s for s in reach if s not in blocked and any(
+            self.terrs[t]["owner"] != self.player for t in self.board.territories_of(s))]
+        dst = self.pick(weaker or shores or reach, "sail-to")
+        if dst and self.spend(g.price):
+            self.acts.append({"do": "sail", "from": src, "to": dst, "fleets": mine})
 
     def recruit(self) -> None:
         schedule = self.c.god(self.god).recruit
