@@ -3,6 +3,7 @@ planted faults, each reported with the command that plays the game again."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
@@ -103,7 +104,13 @@ def test_sound_games_pass_every_check() -> None:
     # seat 4 only the last (1/4).
     seats = next(line for line in lines if line.startswith("win rate by seat"))
     assert " (36%) of 3" in seats and "4: " in seats and seats.endswith("(25%) of 1")
-    assert any(line.startswith("slowest phase: ") for line in lines)
+    slowest = next(line for line in lines if line.startswith("slowest phases"))
+    # Conformance has more than three phase kinds; the three slowest are named, slowest first.
+    found = re.findall(r"(\w+) ([\d.]+) ms \((\d+) of them\)", slowest)
+    assert len(found) == 3, slowest
+    means = [float(ms) for _, ms, _ in found]
+    assert means == sorted(means, reverse=True), slowest
+    assert {kind for kind, _, _ in found} <= {"join", "omens", "pledge", "voyage", "forecast"}
 
 
 def test_summary_orders_sides_and_seats_by_number_and_shares_ties() -> None:
