@@ -23,7 +23,15 @@ from pbem.core.ruleset import PhaseSpec
 from pbem.games.cyclades import bidding
 from pbem.games.cyclades.components import GOD_ABOVE, Components, Effect
 from pbem.games.cyclades.maps import Board, load_board
-from pbem.games.cyclades.state import land_units, sea_units
+from pbem.games.cyclades.state import (
+    active_players,
+    allies,
+    land_units,
+    sea_units,
+    seas_of,
+    territories_of,
+)
+from pbem.games.cyclades.warfare import Party
 
 Orders = dict[str, Any]
 Target = dict[str, Any]
@@ -46,12 +54,8 @@ def orders(c: Components, view: Mapping[str, Any], phase: PhaseSpec, player: str
     return {}  # deploy and upkeep: the documented defaults are sensible plays
 
 
-def _mine(view: Mapping[str, Any], player: str) -> list[str]:
-    return sorted(t for t, x in view["territories"].items() if x["owner"] == player)
-
-
 def _have(view: Mapping[str, Any], player: str) -> set[str]:
-    return {b for t in _mine(view, player) for b in view["territories"][t]["buildings"]}
+    return {b for t in territories_of(view, player) for b in view["territories"][t]["buildings"]}
 
 
 def _building_of(c: Components, view: Mapping[str, Any], god: str) -> str:
@@ -115,13 +119,15 @@ class _Act:
         self.terrs: Mapping[str, Any] = view["territories"]
         self.seas: Mapping[str, Any] = view["seas"]
         self.hand: Mapping[str, Any] = view["hands"][player]
-        self.mine = _mine(view, player)
+        self.mine = territories_of(view, player)
         self.gold = int(view["gold"][player])
-        teams = view["game"]["teams"]
-        team = teams.get(player, "")
-        self.enemies = sorted(p for p in view["game"]["players"]
-                              if p != player and p not in view["eliminated"]
-                              and not (team and teams.get(p) == team))
+        friends = {player, *allies(view, player)}
+        self.enemies = sorted(p for p in active_players(view) if p not in friends)
+        # Read by several choices below; the view does not change while the bot writes.
+        self.enemy_lands = sorted(t for t, x in self.terrs.items() if x["owner"] in self.enemies)
+        self.enemy_fleets = sorted(s for s, x in self.seas.items()
+                                   if x["owner"] in self.enemies and sea_units(x))
+        self.owned = Counter(x["owner"] for x in self.terrs.values() if x["owner"])
         self.acts: list[dict[str, Any]] = []
 
     # --- choices -----------------------------------------------------------------------
@@ -198,19 +204,17 @@ class _Act:
             party["heroes"] = heroes
         if here["titans"] and self.draw("titans-go", 2) == 1:
             party["titans"] = int(here["titans"])
-        strength = sum(v if isinstance(v, int) else len(v) for v in party.values())
+        strength = Party.of(party).units()
         dst = self.invasion_target(src, strength, "attack") if strength else ""
         if dst and self.spend(g.price):
             self.acts.append({"do": "move", "from": src, "to": dst, **party})
 
     def invasion_target(self, src: str, strength: int, label: str) -> str:
-        fleets = [s for s, x in self.seas.items() if x["owner"] == self.player and sea_units(x)]
-        reach = self.board.reachable_territories(src, fleets)
-        owned = Counter(x["owner"] for x in self.terrs.values() if x["owner"])
+        reach = self.board.reachable_territories(src, seas_of(self.view, self.player))
         neutral = [t for t in reach if not self.terrs[t]["owner"] and
                    not land_units(self.terrs[t])]
         enemy = [t for t in reach if self.terrs[t]["owner"] in self.enemies and
-                 owned[self.terrs[t]["owner"]] > 1 and land_units(self.terrs[t]) < strength]
+                 self.owned[self.terrs[t]["owner"]] > 1 and land_units(self.terrs[t]) < strength]
         # Mostly growth first; sometimes straight at an enemy, to make battles.
         first, second = (enemy, neutral) if self.draw(f"{label}-enemy", 2) == 1 else \
             (neutral, enemy)
@@ -267,7 +271,8 @@ class _Act:
     def titans(self) -> None:
         """Misc Titans 1: a Titan move (1 gold for the first) now and then."""
         homes = [t for t in self.mine if self.terrs[t]["titans"]]
-        if not homes or self.draw("titan-move", 2) != 1 or not self.spend(1):
+        if not homes or self.draw("titan-move", 2) != 1 or \
+                not self.spend(self.c.rules.titan_move_base):
             return
         src = self.pick(homes, "titan-from")
         here = self.terrs[src]
@@ -281,7 +286,8 @@ class _Act:
         """Misc Egyptian Reinforcements 4: 1 gold, the Egyptian and troops of its territory."""
         for egyptian in sorted(self.hand["egyptians"]):
             src = next((t for t in self.mine if egyptian in self.terrs[t]["egyptians"]), "")
-            if not src or self.draw(f"egypt-{egyptian}", 2) != 1 or not self.spend(1):
+            if not src or self.draw(f"egypt-{egyptian}", 2) != 1 or \
+                    not self.spend(self.c.rules.egyptian_attack_price):
                 continue
             troops = max(0, int(self.terrs[src]["troops"]) - 1)
             dst = self.invasion_target(src, troops + 1, f"egypt-to-{egyptian}")
@@ -343,22 +349,15 @@ class _Act:
         if not creature.figure:
             return self.target(creature.effect)
         if creature.placement == "sea":
-            enemy = [s for s, x in self.seas.items()
-                     if x["owner"] in self.enemies and sea_units(x)]
-            return {"sea": self.pick(sorted(enemy) or sorted(self.seas), f"figure-{cid}")}
+            return {"sea": self.pick(self.enemy_fleets or sorted(self.seas), f"figure-{cid}")}
         defends = creature.effect.kind == "territory_defence"
-        places = self.mine if defends else self.enemy_territories() or self.mine
+        places = self.mine if defends else self.enemy_lands or self.mine
         return {"territory": self.pick(places, f"figure-{cid}")}
-
-    def enemy_territories(self) -> list[str]:
-        return sorted(t for t, x in self.terrs.items() if x["owner"] in self.enemies)
 
     def target(self, effect: Effect, depth: int = 0) -> Target:
         """A target for ``effect`` (the keys ``effects.py`` reads for its kind)."""
         kind, label = effect.kind, f"target-{effect.kind}"
-        enemy = self.enemy_territories()
-        enemy_fleets = sorted(s for s, x in self.seas.items()
-                              if x["owner"] in self.enemies and sea_units(x))
+        enemy, enemy_fleets = self.enemy_lands, self.enemy_fleets
         if kind == "destroy_troop":
             return {"territory": self.pick([t for t in enemy if land_units(self.terrs[t])]
                                            or enemy or self.mine, label)}
@@ -376,10 +375,9 @@ class _Act:
         if kind == "move_troops_anywhere" and self.mine:
             src = max(self.mine, key=lambda t: (self.terrs[t]["troops"], t))
             troops = int(self.terrs[src]["troops"])
-            owned = Counter(x["owner"] for x in self.terrs.values() if x["owner"])
             places = [t for t in sorted(self.terrs) if t != src and (
                 not self.terrs[t]["owner"] or (self.terrs[t]["owner"] in self.enemies
-                                               and owned[self.terrs[t]["owner"]] > 1))]
+                                               and self.owned[self.terrs[t]["owner"]] > 1))]
             if troops and places:
                 return {"from": src, "to": self.pick(places, label), "troops": troops}
             return {}

@@ -64,12 +64,14 @@ from everyone (the sealed stream draws them).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pbem.games.cyclades.maps import Board
 
 State = dict[str, Any]
+#: What the read-only queries accept: a state, or a player's view of one (the bots read views).
+Reading = Mapping[str, Any]
 
 STEPS = ("setup_bid", "deploy", "upkeep", "bid", "act", "over")
 #: Land units of a territory that fight (Battle 1; Misc Heroes, Titans, Egyptians).
@@ -118,12 +120,12 @@ def sea_units(s: dict[str, Any]) -> int:
     return int(s["fleets"] + s["undead_fleets"])
 
 
-def territories_of(state: State, player: str) -> list[str]:
+def territories_of(state: Reading, player: str) -> list[str]:
     """The territories ``player`` controls (units there, or the control marker), sorted."""
     return sorted(t for t, x in state["territories"].items() if x["owner"] == player)
 
 
-def seas_of(state: State, player: str) -> list[str]:
+def seas_of(state: Reading, player: str) -> list[str]:
     """The sea spaces holding ``player``'s fleets, sorted."""
     return sorted(s for s, x in state["seas"].items() if x["owner"] == player and sea_units(x))
 
@@ -144,11 +146,11 @@ def metropolises_of(state: State, player: str) -> int:
                if x["owner"] == player and x["metropolis"])
 
 
-def team_of(state: State, player: str) -> str:
+def team_of(state: Reading, player: str) -> str:
     return str(state["game"]["teams"].get(player, ""))
 
 
-def allies(state: State, player: str) -> list[str]:
+def allies(state: Reading, player: str) -> list[str]:
     """Team 4: the teammates of ``player`` (none outside team play)."""
     team = team_of(state, player)
     return sorted(p for p, t in state["game"]["teams"].items() if team and t == team and
@@ -171,5 +173,5 @@ def player_of(state: State, pillar: str) -> str:
     return str(state["pillars"][pillar])
 
 
-def active_players(state: State) -> list[str]:
+def active_players(state: Reading) -> list[str]:
     return [p for p in state["game"]["players"] if p not in state["eliminated"]]
