@@ -61,6 +61,11 @@ def block_lines(n: int, b: BlockResult, *, details: bool = True) -> list[str]:
                 "no record yet, campaign.toml")
         out += ["   Commitment:", f"     {r.commitment}",
                 f"   Ledger head: {head}, sha256", f"     {b.ledger_head}"]
+        if r.notes and details:
+            out += _wrap("Accepted; checked again when the phase runs (these depend on "
+                         "what happens earlier in it):", "   ", "   ")
+            for note in r.notes:
+                out += _wrap(note, "   - ", "     ")
     elif b.status == REJECTED and b.error is not None:
         out += _wrap(f"{n}. Rejected: {who}", "", "   ")
         out += _wrap(f"Found in: {b.where}", "   ", "     ")

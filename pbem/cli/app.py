@@ -243,6 +243,8 @@ def submit(directory: Annotated[Path, typer.Argument(metavar="DIR")],
             typer.echo(f"receipt: {source}: {r.status} orders of {r.player} for {r.phase}; "
                        f"commitment {r.commitment}; ledger head {head.seq} {head.prev_hash}; "
                        f"inbox {result.inbox.name}")
+            for note in r.notes:
+                typer.echo(f"  accepted; checked again when it runs: {note}")
         for e in result.errors:
             failed = True
             typer.echo(f"rejected: {e.render()}", err=True)

@@ -10,6 +10,7 @@ input (state, orders, chain values, entropy) is already fixed on disk.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import marshal
 import os
@@ -165,6 +166,8 @@ class Receipt:
     phase: str
     commitment: str
     status: str  # "accepted", "replaced" (an earlier file), "unchanged" (the same file again)
+    #: What is checked again when the phase runs (Ruleset.provisional), one line each.
+    notes: tuple[str, ...] = ()
 
 
 @dataclass
@@ -181,6 +184,14 @@ def validate_orders(ruleset: Ruleset, state: State | None, phase: PhaseSpec, pla
         return ruleset.validate_join(player, orders)
     assert state is not None
     return ruleset.validate(state, phase, player, orders)
+
+
+def provisional_notes(ruleset: Ruleset, state: State | None, phase: PhaseSpec, player: str,
+                      orders: dict[str, Any]) -> tuple[str, ...]:
+    """The receipt's "checked again when it runs" lines for accepted orders."""
+    if phase.id == JOIN_PHASE or state is None:
+        return ()
+    return tuple(str(p) for p in ruleset.provisional(state, phase, player, orders))
 
 
 def check_order(campaign: Campaign, block: armor.Block, state: State | None,
@@ -254,8 +265,13 @@ def _submit_locked(campaign: Campaign, data: bytes, source: str, result: SubmitR
         try:
             order = check_order(campaign, block, state, phase, where)
             assert phase is not None
-            result.receipts.append(_make_pending(campaign, phase, order, result.inbox.name, where,
-                                                 result.received))
+            receipt = _make_pending(campaign, phase, order, result.inbox.name, where,
+                                    result.received)
+            notes = provisional_notes(campaign.ruleset, state, phase, order.player,
+                                      order.orders)
+            if notes:
+                receipt = dataclasses.replace(receipt, notes=notes)
+            result.receipts.append(receipt)
         except ProblemsError as exc:
             result.errors.append(exc)
 

@@ -142,6 +142,15 @@ class Ruleset(ABC):
                  orders: Orders) -> list[Problem]:
         """Every problem with ``player``'s orders for ``phase``, all of them at once."""
 
+    def provisional(self, state: State, phase: PhaseSpec, player: str,
+                    orders: Orders) -> list[Problem]:
+        """Checks of orders that :meth:`validate` accepted which cannot be decided at submit
+        because they depend on what happens earlier in the same phase (another player moves
+        first, a battle before this move). Each is said in the receipt ("accepted; checked
+        again when it runs: ...") so that the player knows what may still be skipped.
+        Called only on orders that :meth:`validate` accepted; must never raise."""
+        return []
+
     @abstractmethod
     def default_orders(self, state: State, phase: PhaseSpec, player: str) -> Orders:
         """The documented default used for a player who sent nothing (NMR)."""
