@@ -71,6 +71,15 @@ def parse(block: Block, source: str = "") -> OrderFile:
                     "compare with the order form; strings need double quotes"),
             source,
         ) from None
+    except RecursionError:
+        # tomli parses nested arrays and inline tables recursively: a few hundred "[" are
+        # enough to exhaust Python's stack. No order form nests more than three deep.
+        raise OrderSyntaxError(
+            Problem(f"order block at line {block.line}",
+                    "not valid TOML: arrays or tables nested too deep",
+                    "compare with the order form; no value nests more than a few levels"),
+            source,
+        ) from None
     problems: list[Problem] = []
     for key in data:
         if key not in ("envelope", "orders"):
