@@ -10,12 +10,19 @@ usable is copied to ``gm/mail/unused`` and listed, for the GM to look at.
 Each block is submitted on its own, in its canonical armored form preceded by as many empty
 lines as the block had before it, so that the line numbers in the engine's errors are those
 of the text the player sent. The raw message itself is in ``gm/mail/received``.
+
+Mail comes from anyone: the work one message causes is bounded (:data:`MAX_BLOCKS`, and the
+limits of :mod:`pbem.channels.mime`), what was read is remembered by the hash of the bytes,
+and whatever goes wrong with one message, the next one is read (see :func:`ingest`).
 """
 
 from __future__ import annotations
 
 import email.utils
+import re
+import traceback
 from collections.abc import Callable, Iterable
+from email.headerregistry import Address
 from email.message import Message
 from pathlib import Path
 
@@ -31,18 +38,35 @@ from pbem.channels.results import (
 from pbem.core import armor, engine
 from pbem.core import orders as orders_mod
 from pbem.core.campaign import Campaign
-from pbem.core.errors import IllegalOrderError, PbemError
+from pbem.core.errors import ArmorError, IllegalOrderError, PbemError
 
 # Senders that are machines: never answered, so that two robots cannot mail each other forever.
 _ROBOTS = ("mailer-daemon", "postmaster", "noreply", "no-reply", "donotreply",
            "do-not-reply", "bounce", "bounces")
+#: Order blocks read per message (sent, damaged or quoted, all counted): a player sends one,
+#: a GM forwarding a thread a few. The rest are listed as not read.
+MAX_BLOCKS = 50
+#: The same for one forum text: a saved thread holds every post of a campaign.
+MAX_FORUM_BLOCKS = 1000
+#: A block is submitted preceded by as many empty lines as it had above it (for the line
+#: numbers of the engine's errors) only up to this line; further down it is submitted alone.
+MAX_PAD_LINES = 10_000
+# An addr-spec a reply can go to: a dot-atom local part and a domain name, ASCII only.
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_ADDR_SPEC = re.compile(rf"{_ATOM}(?:\.{_ATOM})*@{_LABEL}(?:\.{_LABEL})+")
+_MSG_ID = re.compile(r"<[!-;=?-~]{1,250}>")
 
 
 def ingest(campaign: Campaign, paths: Iterable[Path], *, received: str,
            on_result: Callable[[MessageResult], None] = lambda _: None) -> list[MessageResult]:
     """Ingest every message of every source in ``paths``; ``received`` (RFC 3339 UTC, the
     caller's clock) is when the GM's side got them. ``on_result`` sees each result as soon
-    as it is done."""
+    as it is done.
+
+    Whatever happens while one message is read, the next one is read: an exception is
+    caught for that message alone, which is set aside in ``gm/mail/failed`` (not marked as
+    read, so the next run tries it again) with the error in its result."""
     paths = list(paths)
     for path in paths:
         sources.check(path)
@@ -50,54 +74,106 @@ def ingest(campaign: Campaign, paths: Iterable[Path], *, received: str,
     with store.IngestLock(campaign):
         seen = store.Seen(store.mail_dir(campaign) / "seen.txt")
         for item in (item for path in paths for item in sources.read(path)):
-            if item.kind == "mail":
-                result = _ingest_mail(campaign, item, seen, received)
-            else:
-                result = _ingest_text(campaign, item, seen, received)
+            result = MessageResult(item.source, item.kind)
+            try:
+                if item.error:
+                    raise OSError(item.error)
+                if item.kind == "mail":
+                    _ingest_mail(campaign, item, seen, received, result)
+                else:
+                    _ingest_text(campaign, item, seen, received, result)
+            except Exception as exc:  # one message never stops the others
+                _failed(campaign, item, result, exc, received)
             results.append(result)
             on_result(result)
     return results
 
 
+def _failed(campaign: Campaign, item: sources.Item, result: MessageResult, exc: Exception,
+            received: str) -> None:
+    """Set ``item`` aside after ``exc``: kept in ``failed``, the error logged with its
+    traceback, the exception's class and message in the result for the GM."""
+    result.failed = mime.clean(f"{type(exc).__name__}: {exc}", 300)
+    if item.raw:
+        if item.kind == "mail":
+            result.failed_copy = store.deliver(store.mail_dir(campaign) / "failed", item.raw,
+                                               same_as=result.kept)
+        else:
+            result.failed_copy = store.keep_file(store.forum_dir(campaign) / "failed", item.raw)
+    copy = f" kept as {result.failed_copy}" if result.failed_copy else ""
+    store.log_failure(campaign, f"{received} {result.name}: {result.failed};{copy}",
+                      "".join(traceback.format_exception(exc)))
+
+
 # --- mail --------------------------------------------------------------------------------
 
 
-def _ingest_mail(campaign: Campaign, item: sources.Item, seen: store.Seen,
-                 received: str) -> MessageResult:
-    msg = mime.parse(item.raw)
-    result = MessageResult(item.source, "mail", message_id=_message_id(msg),
-                           subject=mime.header(msg, "Subject"))
+def _ingest_mail(campaign: Campaign, item: sources.Item, seen: store.Seen, received: str,
+                 result: MessageResult) -> None:
+    head = mime.headers_of(item.raw)
+    result.message_id = _message_id(head)
+    result.subject = mime.header(head, "Subject", 200)
     hash_token = "sha256:" + store.digest(item.raw)
-    id_token = f"msgid:{result.message_id}" if result.message_id else ""
-    if hash_token in seen or (id_token and id_token in seen):
+    if hash_token in seen:
         result.already = True
-        return result
+        return
+    # Kept first, before anything can go wrong with it.
     result.kept = store.deliver(store.mail_dir(campaign) / "received", item.raw)
-    name, address = email.utils.parseaddr(mime.header(msg, "Reply-To")
-                                          or mime.header(msg, "From"))
-    if "@" in address:
-        result.sender, result.sender_name = address, name
+    given = mime.raw_header(head, "Reply-To") or mime.raw_header(head, "From")
+    result.sender_name, result.sender = reply_address(given)
+    if not result.sender:
+        result.bad_sender = _first_address(given)
 
-    extracted = mime.pieces(msg)
-    result.problems = extracted.problems
-    chosen = [p for group in extracted.groups for p in _choose(campaign, group)]
-    _submit_pieces(campaign, chosen, result, received)
+    msg, problem = mime.read(item.raw)
+    if problem:
+        result.problems.append(problem)
+    else:
+        extracted = mime.pieces(msg)
+        result.problems += extracted.problems
+        chosen = [p for group in extracted.groups for p in _choose(campaign, group)]
+        _submit_pieces(campaign, chosen, result, received)
     if not any(b.status != QUOTED for b in result.blocks):
         if result.blocks:
             result.unused = "only quoted order blocks"
         elif result.problems:
-            result.unused = "cannot be decoded: " + "; ".join(result.problems)
+            result.unused = "no order block; " + "; ".join(result.problems[:3])
         else:
             result.unused = "no order block"
-        result.unused_copy = store.deliver(store.mail_dir(campaign) / "unused", item.raw)
-    _reply(campaign, msg, result, received)
-    seen.add(hash_token, id_token)
-    return result
+        result.unused_copy = store.deliver(store.mail_dir(campaign) / "unused", item.raw,
+                                           same_as=result.kept)
+    try:
+        _reply(campaign, head, result, received)
+    except Exception as exc:  # the orders are in: say why no receipt
+        result.reply = ""
+        result.no_reply = mime.clean(f"the reply could not be queued ({type(exc).__name__}: "
+                                     f"{exc})", 300)
+        store.log_failure(campaign, f"{received} {result.name}: {result.no_reply}",
+                          "".join(traceback.format_exception(exc)))
+    seen.add(hash_token)
 
 
 def _message_id(msg: Message) -> str:
-    value = mime.header(msg, "Message-ID").strip()
-    return "".join(value.split())
+    return "".join(mime.clean(mime.raw_header(msg, "Message-ID"), 250).split())
+
+
+def reply_address(value: str) -> tuple[str, str]:
+    """The (display name, address) a reply to a ``From`` or ``Reply-To`` header ``value``
+    goes to: exactly one mailbox, the first whose address is a plain ASCII ``local@domain``;
+    ``("", "")`` when there is none. The address is parsed before RFC 2047 words are decoded,
+    so a display name that decodes to a list of addresses stays a name."""
+    value = re.sub(r"\r?\n(?=[ \t])", "", value).strip()
+    if "\r" in value or "\n" in value:
+        return "", ""
+    for name, address in email.utils.getaddresses([value]):
+        if _ADDR_SPEC.fullmatch(address) and len(address) <= 254:
+            return mime.clean(mime.decode_words(name), 64), address
+    return "", ""
+
+
+def _first_address(value: str) -> str:
+    """The address a header gave, for the GM's line, when no reply can go to it."""
+    pairs = email.utils.getaddresses([" ".join(value.split())])
+    return mime.clean(pairs[0][1], 80) if pairs and "@" in pairs[0][1] else ""
 
 
 def _choose(campaign: Campaign, group: mime.Group) -> list[mime.Piece]:
@@ -110,7 +186,7 @@ def _choose(campaign: Campaign, group: mime.Group) -> list[mime.Piece]:
     def score(alt: list[mime.Piece]) -> tuple[int, int, int]:
         verified = blocks = broken = 0
         for piece in alt:
-            found = scan.scan(piece.text)
+            found = scan.scan(piece.text, limit=MAX_BLOCKS)
             broken += len(found.broken)
             blocks += len(found.blocks)
             for block in found.blocks:
@@ -118,7 +194,7 @@ def _choose(campaign: Campaign, group: mime.Group) -> list[mime.Piece]:
                     order = orders_mod.parse(block)
                     orders_mod.check_signature(order, campaign.signers)
                     verified += 1
-                except PbemError:
+                except (PbemError, RecursionError):
                     pass
         return verified, blocks, -broken
 
@@ -126,27 +202,33 @@ def _choose(campaign: Campaign, group: mime.Group) -> list[mime.Piece]:
 
 
 def _submit_pieces(campaign: Campaign, pieces: list[mime.Piece], result: MessageResult,
-                   received: str, *, skip: Callable[[str], bool] = lambda _: False
-                   ) -> list[str]:
+                   received: str, *, skip: Callable[[str], bool] = lambda _: False,
+                   limit: int = MAX_BLOCKS) -> list[str]:
     """Find, deduplicate and submit the blocks of ``pieces``, recording each in ``result`` in
-    the order of the text. A block whose token ``skip`` accepts was submitted by an earlier
-    run and is only listed. Returns the tokens of what was submitted now."""
-    scans = [(piece, scan.scan(piece.text)) for piece in pieces]
+    the order of the text, at most ``limit`` of them. A block whose token ``skip`` accepts
+    was submitted by an earlier run and is only listed. Returns the tokens of what was
+    submitted now."""
+    scans = [(piece, scan.scan(piece.text, limit=limit)) for piece in pieces]
+    more = sum(s.more for _, s in scans)
     keys: set[tuple[str, str]] = set()
     tokens: list[str] = []
+    done_tokens: set[str] = set()
     unique: list[armor.Block] = []
     for _, s in scans:
         for block in s.blocks:
             if _key(block) not in keys:
                 keys.add(_key(block))
                 unique.append(block)
-    copies, signed = _form_copies(unique)
+    copies, signed = _form_copies(unique[:limit])
     done: set[tuple[str, str]] = set()
     for piece, s in scans:
         entries: list[tuple[int, int, object]] = [(b.line, 0, b) for b in s.blocks]
         entries += [(b.line, 1, b) for b in s.broken]
         entries += [(q.line, 2, q) for q in s.quoted]
         for line, _, entry in sorted(entries, key=lambda e: (e[0], e[1])):
+            if len(result.blocks) >= limit:
+                more += 1
+                continue
             where = f"{piece.label}, line {line}"
             if isinstance(entry, armor.Block):
                 if _key(entry) in done:
@@ -165,18 +247,19 @@ def _submit_pieces(campaign: Campaign, pieces: list[mime.Piece], result: Message
                                                        received))
                     tokens.append(token)
             elif isinstance(entry, scan.Broken):
-                token = "broken:" + store.digest(entry.text.lstrip("\n").encode("utf-8"))
-                if token in tokens:
+                token = "broken:" + store.digest(
+                    entry.text.lstrip("\n").encode("utf-8", "replace"))
+                if token in done_tokens:
                     continue
+                done_tokens.add(token)
                 if skip(token):
                     result.blocks.append(BlockResult(where, ALREADY))
                     continue
-                # Malformed: the engine keeps the text and gives the errors with their lines.
-                sub = engine.submit(campaign, entry.text.encode("utf-8"),
-                                    f"{result.name}, {piece.label}", received=received)
+                # Malformed: nothing to submit (the raw message is kept); the errors say
+                # where, with the line numbers of the text.
                 tokens.append(token)
-                result.blocks += [BlockResult(where, REJECTED, error=e, inbox=sub.inbox.name)
-                                  for e in sub.errors]
+                error = ArmorError(entry.error.problems, f"{result.name}, {piece.label}")
+                result.blocks.append(BlockResult(where, REJECTED, error=error))
             elif isinstance(entry, scan.Quoted):
                 if entry.block is not None and _key(entry.block) in keys:
                     continue  # the same block was also sent unquoted
@@ -186,6 +269,9 @@ def _submit_pieces(campaign: Campaign, pieces: list[mime.Piece], result: Message
                     continue  # the quoted report's form, whose signed orders came along
                 result.blocks.append(BlockResult(where, QUOTED, player=player, phase=phase,
                                                  signed=is_signed))
+    if more:
+        result.problems.append(f"{more} more order blocks not read (at most {limit} are "
+                               f"read from one {'text' if result.kind == 'text' else 'message'})")
     return tokens
 
 
@@ -196,7 +282,8 @@ def _key(block: armor.Block) -> tuple[str, str]:
 
 def _submit_block(campaign: Campaign, block: armor.Block, where: str, name: str,
                   received: str) -> BlockResult:
-    data = ("\n" * (block.line - 1) + block.armored()).encode("utf-8")
+    pad = block.line - 1 if block.line <= MAX_PAD_LINES else 0
+    data = ("\n" * pad + block.armored()).encode("utf-8")
     sub = engine.submit(campaign, data, f"{name}, {where}", received=received)
     player, phase = _envelope(block)
     if sub.receipts:
@@ -215,7 +302,7 @@ def _envelope(block: armor.Block | None) -> tuple[str, str]:
         return "", ""
     try:
         env = orders_mod.parse(block).envelope
-    except PbemError:
+    except (PbemError, RecursionError):
         return "", ""
     return env.player, env.phase
 
@@ -258,9 +345,11 @@ def _reply(campaign: Campaign, msg: Message, result: MessageResult, received: st
             details[i] = not address or address == sender
             if not details[i]:
                 private.append(i)
-    references = mime.header(msg, "References")
+    references = mime.raw_header(msg, "References")
     text = replies.body(result, campaign.id, details=details)
-    to = email.utils.formataddr((result.sender_name, result.sender))
+    # An Address: the display name is quoted or encoded by the mail policy, never parsed
+    # again as addresses.
+    to = Address(display_name=result.sender_name, addr_spec=result.sender)
     reply = replies.build(result, references, sender=own, to=to, text=text, date=received)
     result.reply = outbox.put(campaign, reply)
     for i in private:
@@ -290,6 +379,9 @@ def _registered(settings: dict[str, object]) -> dict[str, str]:
 def _no_reply_reason(msg: Message, result: MessageResult, own: str,
                      registered: dict[str, str]) -> str:
     if not result.sender:
+        if result.bad_sender:
+            return (f"the sender address {result.bad_sender} is not a plain ASCII address "
+                    "(local@domain.example): no reply can be sent to it")
         return "no sender address"
     auto = mime.header(msg, "Auto-Submitted").lower()
     if auto and auto != "no":
@@ -313,42 +405,23 @@ def _no_reply_reason(msg: Message, result: MessageResult, own: str,
 # --- forum texts -------------------------------------------------------------------------
 
 
-def _ingest_text(campaign: Campaign, item: sources.Item, seen: store.Seen,
-                 received: str) -> MessageResult:
+def _ingest_text(campaign: Campaign, item: sources.Item, seen: store.Seen, received: str,
+                 result: MessageResult) -> None:
     """A saved forum thread. It grows between runs, so what is remembered is each block
     submitted, not the file: read again, only the new blocks are submitted."""
-    result = MessageResult(item.source, "text")
     result.kept = store.keep_file(store.forum_dir(campaign) / "received", item.raw)
-    text = _text_of(item.raw)
-    if text is None:
-        result.problems = ["not UTF-8 or UTF-16 text"]
-        result.unused = "cannot be decoded: not UTF-8 or UTF-16 text"
-        result.unused_copy = store.keep_file(store.forum_dir(campaign) / "unused", item.raw)
-        return result
+    text, result.problems = mime.decode(item.raw, None)
     if htmltext.looks_like_html(text):
         text = htmltext.to_text(text)
     piece = mime.Piece("text", scan.forum_text(text))
     tokens = _submit_pieces(campaign, [piece], result, received,
-                            skip=lambda token: token in seen)
+                            skip=lambda token: token in seen, limit=MAX_FORUM_BLOCKS)
     if tokens:
         seen.add(*tokens)
     if not any(b.status != QUOTED for b in result.blocks):
         result.unused = "only quoted order blocks" if result.blocks else "no order block"
         result.unused_copy = store.keep_file(store.forum_dir(campaign) / "unused", item.raw)
-    return result
 
 
 def _block_token(block: armor.Block) -> str:
     return "block:" + store.digest(block.armored().encode("utf-8"))
-
-
-def _text_of(raw: bytes) -> str | None:
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return raw.decode("utf-16")
-        except UnicodeDecodeError:
-            return None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None

@@ -3,14 +3,20 @@
 Plain text within 78 columns (phones, terminals), threaded under the player's mail
 (``In-Reply-To``, ``References``, ``Re:`` subject) and marked ``Auto-Submitted:
 auto-replied`` (RFC 3834) so that vacation responders do not answer it and start a loop.
+
+Bounded whatever the message was: at most :data:`MAX_PARAGRAPHS` block paragraphs, each with
+at most :data:`MAX_ERROR_LINES` lines of errors; nothing of the player's text is echoed but
+the subject (cut at 80 characters) and the places where blocks were found.
 """
 
 from __future__ import annotations
 
 import email.utils
 import hashlib
+import re
 import textwrap
 from datetime import datetime
+from email.headerregistry import Address
 from email.message import EmailMessage
 
 from pbem.channels.results import (
@@ -21,10 +27,17 @@ from pbem.channels.results import (
     BlockResult,
     MessageResult,
 )
-from pbem.core import armor
+from pbem.core import armor, escape
 from pbem.core.errors import IllegalOrderError, ProblemsError
 
 WIDTH = 78
+#: Block paragraphs in one reply; the others are counted, not listed.
+MAX_PARAGRAPHS = 20
+#: Lines of errors per block; the others are counted, not listed.
+MAX_ERROR_LINES = 15
+#: Problems ("could not read") listed per reply.
+MAX_PROBLEMS = 5
+_MSG_ID = re.compile(r"<[!-;=?-~]{1,250}>")
 PLACEHOLDER_FROM = "pbem@localhost"
 _STATUS = {
     "accepted": "Accepted",
@@ -42,8 +55,13 @@ def _wrap(text: str, first: str = "", rest: str | None = None) -> list[str]:
 def _errors(error: ProblemsError) -> list[str]:
     # ProblemsError.render() without the source prefix: the place is said on its own line.
     lines: list[str] = []
-    for line in ProblemsError(error.problems).render().split("\n"):
-        lines += _wrap(line, "   - ", "     ")
+    for n, problem in enumerate(error.problems):
+        text = str(problem)
+        wrapped = _wrap(text if len(text) <= 600 else text[:599] + "…", "   - ", "     ")
+        if len(lines) + len(wrapped) > MAX_ERROR_LINES:
+            lines.append(f"   - … and {len(error.problems) - n} more problems")
+            break
+        lines += wrapped
     return lines
 
 
@@ -96,7 +114,8 @@ def body(result: MessageResult, campaign_id: str, *,
     """The text of the reply to ``result``; ``details[i]`` false withholds block i's rule
     objections (see :func:`block_lines`). ``on_behalf`` names the sender when the text goes
     to the player whose orders someone else sent."""
-    subject = f' "{result.subject}"' if result.subject else ""
+    shown = result.subject if len(result.subject) <= 80 else result.subject[:79] + "…"
+    subject = f' "{shown}"' if shown else ""
     if on_behalf:
         lines = _wrap(f"This is pbem, the adjudicator of campaign {campaign_id}. A message"
                       f"{subject} from {on_behalf} carried orders signed with your key. "
@@ -110,10 +129,20 @@ def body(result: MessageResult, campaign_id: str, *,
                        f"{armor.BEGIN_ORDERS} and {armor.END_ORDERS}, followed "
                        "by your SSH signature: fill in the form of your report, sign it "
                        "with pbem sign, and paste the result in the mail or attach the file.")
-        for problem in result.problems:
-            lines += _wrap(f"Could not read: {problem}", "", "  ")
-    for i, b in enumerate(result.blocks):
+        lines.append("")
+    for i, b in enumerate(result.blocks[:MAX_PARAGRAPHS]):
         lines += [*block_lines(i + 1, b, details=(details or {}).get(i, True)), ""]
+    if len(result.blocks) > MAX_PARAGRAPHS:
+        lines += _wrap(f"{len(result.blocks) - MAX_PARAGRAPHS} more order blocks are not "
+                       "listed here.")
+        lines.append("")
+    for problem in result.problems[:MAX_PROBLEMS]:
+        lines += _wrap(f"Could not read: {problem}", "", "  ")
+    if len(result.problems) > MAX_PROBLEMS:
+        lines += _wrap(f"({len(result.problems) - MAX_PROBLEMS} more things could not be "
+                       "read.)")
+    if result.problems:
+        lines.append("")
     if any(b.status == REJECTED for b in result.blocks):
         lines += _wrap("Nothing was changed for the rejected blocks: correct them, sign "
                        "again and send them in a new mail.")
@@ -130,14 +159,16 @@ def reply_subject(subject: str) -> str:
     return subject if subject[:3].lower() == "re:" else f"Re: {subject or 'your orders'}"
 
 
-def build(result: MessageResult, references: str, *, sender: str, to: str, text: str,
-          date: str, tag: str = "") -> EmailMessage:
+def build(result: MessageResult, references: str, *, sender: str, to: str | Address,
+          text: str, date: str, tag: str = "") -> EmailMessage:
     """The reply mail. ``date`` is RFC 3339 UTC (the caller's clock); the Message-ID is
-    derived from the original message and ``tag``, so it is the same if written again."""
+    derived from the original message and ``tag``, so it is the same if written again.
+    ``references`` is the original's References header: only the message ids in it are
+    kept, as is the original's Message-ID only when it is one."""
     msg = EmailMessage()
     msg["From"] = sender or PLACEHOLDER_FROM
     msg["To"] = to
-    msg["Subject"] = reply_subject(result.subject)
+    msg["Subject"] = escape.mail_header(reply_subject(result.subject))
     when = datetime.fromisoformat(date.replace("Z", "+00:00")) if date else None
     if when is not None:
         msg["Date"] = email.utils.format_datetime(when)
@@ -145,9 +176,9 @@ def build(result: MessageResult, references: str, *, sender: str, to: str, text:
     seed = f"{result.source}\n{result.message_id}\n{tag}\n".encode()
     msg["Message-ID"] = f"<pbem-receipt.{hashlib.sha256(seed).hexdigest()[:24]}@" \
                         f"{domain or 'localhost'}>"
-    if result.message_id:
+    if _MSG_ID.fullmatch(result.message_id):
         msg["In-Reply-To"] = result.message_id
-        refs = " ".join((references + " " + result.message_id).split()[-20:])
+        refs = " ".join([*_MSG_ID.findall(references), result.message_id][-20:])
         msg["References"] = refs
     msg["Auto-Submitted"] = "auto-replied"
     msg.set_content(text, charset="utf-8", cte="quoted-printable")

@@ -51,6 +51,7 @@ class MessageResult:
     subject: str = ""
     sender: str = ""               # the address a reply goes to ('' when none)
     sender_name: str = ""          # the name that goes with it
+    bad_sender: str = ""           # an address given that no reply can go to ('' when none)
     blocks: list[BlockResult] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)   # parts that could not be decoded
     unused: str = ""               # why the message could not be used ('' when it was)
@@ -59,6 +60,8 @@ class MessageResult:
     unused_copy: Path | None = None
     reply: str = ""                # the outbox key of the reply, if one was written
     no_reply: str = ""             # why no reply was written
+    failed: str = ""               # the exception that stopped its reading ('' when none)
+    failed_copy: Path | None = None  # the raw copy set aside in gm/mail/failed
 
     @property
     def rejected(self) -> bool:

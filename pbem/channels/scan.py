@@ -36,7 +36,8 @@ class Quoted:
 @dataclass(frozen=True)
 class Broken:
     """A malformed block: ``text`` is its part of the text (from its BEGIN marker to the next
-    one), preceded by empty lines so that line numbers are those of the whole text."""
+    one), which starts at line ``line``; the line numbers in ``error`` are those of the
+    whole text."""
 
     line: int
     text: str
@@ -48,34 +49,48 @@ class Scan:
     blocks: list[armor.Block] = field(default_factory=list)
     broken: list[Broken] = field(default_factory=list)
     quoted: list[Quoted] = field(default_factory=list)
+    more: int = 0   # BEGIN markers past the limit, not read
 
 
-def scan(text: str) -> Scan:
-    """The unquoted blocks of ``text``, the malformed ones, and the quoted ones.
+def scan(text: str, limit: int | None = None) -> Scan:
+    """The unquoted blocks of ``text``, the malformed ones, and the quoted ones; at most
+    ``limit`` of each kind are read, the rest counted in :attr:`Scan.more`.
 
     Each block is read on its own, from its BEGIN marker to the next one (a signature never
     reaches past the next BEGIN marker anyway): a damaged block in a long forum thread or in
-    a mail with two blocks does not spoil the others."""
+    a mail with two blocks does not spoil the others. The work is linear in the text."""
     result = Scan()
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     starts = [i for i, line in enumerate(lines) if line.strip() == armor.BEGIN_ORDERS]
-    for k, start in enumerate(starts):
+    read = starts if limit is None else starts[:limit]
+    result.more = len(starts) - len(read)
+    for k, start in enumerate(read):
         end = starts[k + 1] if k + 1 < len(starts) else len(lines)
         segment = "\n".join(lines[start:end])
         try:
             result.blocks += [dataclasses.replace(b, line=b.line + start)
                               for b in armor.extract(segment)]
         except ArmorError as exc:
-            # Again with the lines before it blank, for line numbers of the whole text.
-            error, padded = exc, "\n" * start + segment
-            if len(padded) <= armor.MAX_TEXT:
-                try:
-                    armor.extract(padded)
-                except ArmorError as again:
-                    error, segment = again, padded
-            result.broken.append(Broken(start + 1, segment, error))
+            result.broken.append(Broken(start + 1, segment, shifted(exc, start)))
     result.quoted = _quoted(lines)
+    if limit is not None and len(result.quoted) > limit:
+        result.more += len(result.quoted) - limit
+        del result.quoted[limit:]
     return result
+
+
+_LINE = re.compile(r"line (\d+)")
+
+
+def shifted(error: ArmorError, offset: int) -> ArmorError:
+    """``error`` about a part of a text that starts after ``offset`` lines, with its line
+    numbers made those of the whole text."""
+    if not offset:
+        return error
+    problems = [dataclasses.replace(p, where=_LINE.sub(
+        lambda m: f"line {int(m.group(1)) + offset}", p.where, count=1))
+        for p in error.problems]
+    return type(error)(problems, error.source)
 
 
 def _quoted(lines: list[str]) -> list[Quoted]:

@@ -29,6 +29,7 @@ class Item:
     source: str
     raw: bytes
     kind: str
+    error: str = ""   # why the message could not be read (``raw`` is then empty)
 
 
 def check(path: Path) -> None:
@@ -44,12 +45,21 @@ def check(path: Path) -> None:
 def read(path: Path) -> Iterator[Item]:
     """The messages of ``path``: a Maildir, an mbox, one message, or a text file."""
     check(path)
-    where = path.absolute()
+    where = Path(_printable(str(path.absolute())))
     if path.is_dir():
         for sub in ("new", "cur"):
             for entry in sorted((path / sub).iterdir()):
-                if entry.is_file() and not entry.name.startswith("."):
-                    yield Item(f"maildir:{where / sub / entry.name}", entry.read_bytes(), "mail")
+                if entry.name.startswith(".") or not entry.is_file():
+                    continue
+                source = f"maildir:{where / sub / _printable(entry.name)}"
+                try:
+                    raw = entry.read_bytes()
+                except FileNotFoundError:
+                    continue   # moved by a mail client meanwhile (to cur/, read there)
+                except OSError as exc:
+                    yield Item(source, b"", "mail", f"{type(exc).__name__}: {exc.strerror}")
+                    continue
+                yield Item(source, raw, "mail")
         return
     raw = path.read_bytes()
     if _FROM_LINE.match(raw):
@@ -65,10 +75,17 @@ def read(path: Path) -> Iterator[Item]:
         yield Item(f"text:{where}", raw, "text")
 
 
+def _printable(name: str) -> str:
+    """A file name as text that can be printed and stored: bytes that are not UTF-8 (kept by
+    Python as surrogate escapes) become U+FFFD."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def looks_like_mail(raw: bytes) -> bool:
     """Whether ``raw`` starts with an RFC 5322 header section naming at least one header
     every mail has; anything else (a saved forum thread) is read as text."""
-    head = raw.lstrip(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").split(b"\n\n", 1)[0]
+    # The header section only (a copy of a 50 MB message would cost 50 MB more).
+    head = raw[:256 * 1024].lstrip(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").split(b"\n\n", 1)[0]
     lines = head.split(b"\n")
     if not lines or not _HEADER.match(lines[0]):
         return False

@@ -6,7 +6,9 @@ the raw bytes as they arrived; forum texts go to ``gm/forum/received`` and ``gm/
 Files are named after the SHA-256 of their bytes, so keeping the same message twice writes
 nothing new, and are delivered the Maildir way (written and synced in ``tmp/``, renamed into
 ``new/``), so a crash never leaves half a message. ``gm/mail/seen.txt`` lists what was read,
-so that reading a mailbox again does not answer the same mail twice.
+by the SHA-256 of its bytes, so that reading a mailbox again does not answer the same mail
+twice. A message whose reading failed is set aside in ``gm/mail/failed`` (the error and its
+traceback in ``gm/mail/failed.txt``) and is not marked as read: the next run tries it again.
 """
 
 from __future__ import annotations
@@ -31,9 +33,16 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def deliver(maildir: Path, data: bytes, suffix: str = "") -> Path:
+def failed_log(campaign: Campaign) -> Path:
+    return mail_dir(campaign) / "failed.txt"
+
+
+def deliver(maildir: Path, data: bytes, suffix: str = "", *, same_as: Path | None = None
+            ) -> Path:
     """Keep ``data`` in the Maildir ``maildir`` (created if needed); its path in ``new/`` or
-    ``cur/`` (a mail client may have moved it there since)."""
+    ``cur/`` (a mail client may have moved it there since). ``same_as`` is a file already
+    holding ``data`` (the copy in ``received``): it is linked, not written again, when the
+    file system allows."""
     name = f"{digest(data)[:32]}.pbem{suffix}"
     known = _names(maildir)
     if name in known:
@@ -41,7 +50,16 @@ def deliver(maildir: Path, data: bytes, suffix: str = "") -> Path:
             for existing in (maildir / sub).glob(name + "*"):
                 return existing
     tmp = maildir / "tmp" / name
-    atomic_write(tmp, data, 0o600, sync_dir=False)  # the rename below is what must last
+    linked = False
+    if same_as is not None:
+        try:
+            tmp.unlink(missing_ok=True)
+            os.link(same_as, tmp)
+            linked = True
+        except OSError:
+            pass
+    if not linked:
+        atomic_write(tmp, data, 0o600, sync_dir=False)  # the rename below is what must last
     final = maildir / "new" / name
     os.replace(tmp, final)
     fsync_dir(final.parent)
@@ -72,9 +90,22 @@ def keep_file(directory: Path, data: bytes, suffix: str = ".txt") -> Path:
     return path
 
 
+def log_failure(campaign: Campaign, line: str, details: str) -> None:
+    """Append ``line`` and ``details`` (a traceback) to ``gm/mail/failed.txt``."""
+    path = failed_log(campaign)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.write(fd, (line + "\n" + details.rstrip("\n") + "\n\n").encode("utf-8", "replace"))
+    finally:
+        os.close(fd)
+
+
 class Seen:
-    """``gm/mail/seen.txt``: one line per message read (``sha256:<hex>`` and, when it has one,
-    ``msgid:<Message-ID>``) and one per forum block submitted (``block:<hex>``)."""
+    """``gm/mail/seen.txt``: one line per message read (``sha256:<hex>`` of its bytes: a
+    message sent again with other bytes under the same Message-ID is read again) and one per
+    forum block submitted (``block:<hex>``). Older files also hold ``msgid:`` lines, no longer
+    consulted."""
 
     def __init__(self, path: Path) -> None:
         self.path = path

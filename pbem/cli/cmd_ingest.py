@@ -23,7 +23,9 @@ def register(app: typer.Typer) -> None:
 
         One line per message on stdout (per block for forum texts); the errors of rejected
         blocks on stderr. Replies go to the outbox (gm/outbox), raw messages to
-        gm/mail/received, unusable ones to gm/mail/unused. Exit 1 if a block was rejected.
+        gm/mail/received, unusable ones to gm/mail/unused. A message that could not be
+        read at all is set aside in gm/mail/failed (the error in gm/mail/failed.txt) and
+        tried again by the next run. Exit 1 if a block was rejected or a message failed.
         """
         from pbem.channels import ingest as ingest_mod
         from pbem.cli.app import _open, now_utc
@@ -34,7 +36,7 @@ def register(app: typer.Typer) -> None:
 
         def show(result: MessageResult) -> None:
             nonlocal rejected
-            rejected = rejected or result.rejected
+            rejected = rejected or result.rejected or bool(result.failed)
             for line in describe(result, root):
                 typer.echo(line)
             for b in result.blocks:
@@ -79,6 +81,13 @@ def describe(result: MessageResult, root: Path) -> list[str]:
         return [f"{result.source}, {b.where.removeprefix('text, ')}: {_block(b, False)}"
                 for b in result.blocks]
     parts = [_block(b) for b in result.blocks]
+    if result.failed:
+        kept = f", kept in {_rel(result.failed_copy, root)}" if result.failed_copy else ""
+        parts.append(f"failed ({result.failed}){kept}; the error is in gm/mail/failed.txt, "
+                     "and the next pbem ingest tries it again")
+        return [f"{result.name}: " + "; ".join(parts)]
+    if result.problems and not result.unused:
+        parts.append("not all read: " + "; ".join(result.problems[:3]))
     if result.unused:
         parts.append(f"unused ({result.unused}), kept in {_rel(result.unused_copy, root)}")
     if result.kind == "mail":
