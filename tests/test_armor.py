@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import email.policy
 import hashlib
@@ -17,7 +18,9 @@ from pbem.core.errors import ArmorError, OrderSyntaxError, SignatureError
 from pbem.core.keys import AllowedSigners
 from tests.conftest import Table, make_table, seeded_key
 
-body_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=300)
+# Every character but surrogates (which are not text): codepoints 0..0x10FFFF.
+body_text = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF).filter(
+    lambda ch: not 0xD800 <= ord(ch) <= 0xDFFF), max_size=300)
 
 
 @given(body_text)
@@ -181,3 +184,19 @@ def test_pbem_signature_blob_is_sshsig(table: Table) -> None:
     assert block.signature is not None
     sig = sshsig.parse_armor(block.signature)
     assert sig.namespace == "pbem-orders" and sig.hash_algorithm == "sha512"
+
+
+def test_repair_note_does_not_change_a_blocks_identity(table: Table) -> None:
+    (block,) = armor.extract(table.signed("alice"))
+    assert block.repair == ""
+    assert dataclasses.replace(block, repair="indentation removed") == block
+    assert hash(dataclasses.replace(block, repair="x")) == hash(block)
+
+
+def test_candidates_never_include_the_body_as_received(table: Table) -> None:
+    (block,) = armor.extract(table.signed("alice"))
+    indented = "".join("    " + line for line in block.body.splitlines(keepends=True))
+    found = armor.candidates(armor.normalise(indented).decode(), "    ", "    ")
+    assert found[0] == (block.body, "indentation '    ' removed")
+    assert all(body != armor.normalise(indented).decode() for body, _ in found)
+    assert len(found) <= armor.MAX_CANDIDATES
