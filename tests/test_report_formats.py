@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 
 from pbem import games
-from pbem.core import armor, deadlines, demo, engine, keys, ledger, report
+from pbem.core import armor, deadlines, demo, engine, escape, keys, ledger, report
 from pbem.core.campaign import Campaign, open_campaign
 from pbem.core.signing import sign_text
 
@@ -151,6 +151,17 @@ def md_plain(text: str) -> str:
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
 
 
+def bb_plain(text: str) -> str:
+    """BBCode text as the reader sees it, with pbem's escape undone (escape.bbcode)."""
+    return text.replace(escape.BB_BRACKET, "[")
+
+
+def md_blocks(text: str) -> list[str]:
+    """The indented code blocks of a Markdown report, as a reader copies them."""
+    return ["\n".join(line[4:] for line in m.group(0).rstrip("\n").split("\n")) + "\n"
+            for m in re.finditer(r"(?:^ {4}.*\n(?:\n*(?= {4}))?)+", text, re.M)]
+
+
 def section(text: str, start: str, end: str) -> str:
     i = text.index(start) + len(start)
     return text[i:text.index(end, i)]
@@ -176,8 +187,8 @@ def events_of(fmt: str, text: str) -> list[str]:
         return [md_plain(x[2:]).replace("**Only you:**", "Only you:")
                 for x in body.splitlines()]
     if fmt == "bbcode":
-        body = section(text, "What happened[/size][/b]\n[list]\n", "[/list]")
-        return [x[3:].replace("[b][/b]", "").replace("[b]Only you:[/b]", "Only you:")
+        body = section(text, "What happened[/u][/b]\n[list]\n", "[/list]")
+        return [bb_plain(x[3:]).replace("[b]Only you:[/b]", "Only you:")
                 for x in body.splitlines()]
     return page(text).events
 
@@ -195,7 +206,7 @@ def draws_of(fmt: str, text: str) -> list[tuple[int, str, int, int]]:
         game = re.findall(r"^  (\d+): (.*) = (\d+) \(1-(\d+)\)$", text, re.M)
         return ([(int(i), lab, int(v), int(n)) for i, lab, n, v in base]
                 + [(int(i), lab, int(v), int(n)) for i, lab, v, n in game])
-    unescape = {"md": lambda s: s, "bbcode": lambda s: s.replace("[b][/b]", ""),
+    unescape = {"md": lambda s: s, "bbcode": bb_plain,
                 "html": html.unescape}[fmt]
     return [(int(i), unescape(lab), int(v), int(n))
             for i, lab, v, n in re.findall(patterns[fmt], text, re.M)]
@@ -211,7 +222,7 @@ def commitments_of(fmt: str, text: str) -> dict[str, str]:
         # Mythology splits each hash over two lines; a long name puts it on the next line.
         flat = re.sub(r":\n +([0-9a-f]{64})$", r": \1", re.sub(r"\n {11}", "", body), flags=re.M)
         return dict(re.findall(r"^  ([a-z][a-z0-9_-]*): ([0-9a-f]{64})$", flat, re.M))
-    return dict(re.findall(r"^([a-z][a-z0-9_-]*) +([0-9a-f]{64})$", text, re.M))
+    return dict(re.findall(r"^(?: {4})?([a-z][a-z0-9_-]*) +([0-9a-f]{64})$", text, re.M))
 
 
 def form_of(fmt: str, text: str) -> str:
@@ -220,9 +231,7 @@ def form_of(fmt: str, text: str) -> str:
         end = "-----END PBEM ORDERS-----\n"
         return text[text.index("Order form: "):text.index(end) + len(end)]
     if fmt == "md":
-        blocks = [m.group(2) for m in re.finditer(r"^(`{3,})text\n(.*?)^\1$", text,
-                                                  re.M | re.S)]
-        return next(b for b in blocks if "BEGIN PBEM ORDERS" in b)
+        return next(b for b in md_blocks(text) if "BEGIN PBEM ORDERS" in b)
     if fmt == "bbcode":
         blocks = re.findall(r"\[code\](.*?)\[/code\]", text, re.S)
         return str(next(b for b in blocks if "BEGIN PBEM ORDERS" in b))
@@ -233,7 +242,7 @@ def plain(fmt: str, text: str) -> str:
     if fmt == "md":
         return md_plain(text)
     if fmt == "bbcode":
-        return text.replace("[b][/b]", "")
+        return bb_plain(text)
     if fmt == "html":
         return "".join(page(text).text)
     return text

@@ -323,7 +323,8 @@ def parse_stored(text: str, source: str) -> OrderFile:
     blocks = armor.extract(text, source)
     if len(blocks) != 1:
         raise CampaignError(f"{source}: expected exactly one order block")
-    return orders_mod.parse(blocks[0], source)
+    # Accepted once already: read as it was accepted (an older campaign's files included).
+    return orders_mod.parse(blocks[0], source, check_text=False)
 
 
 # --- resolving -----------------------------------------------------------------------------

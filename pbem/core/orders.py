@@ -15,7 +15,7 @@ from typing import Any
 
 import tomli
 
-from pbem.core import sshsig
+from pbem.core import escape, sshsig
 from pbem.core.armor import Block
 from pbem.core.errors import EnvelopeError, OrderSyntaxError, Problem, SignatureError
 from pbem.core.keys import AllowedSigners
@@ -61,8 +61,12 @@ class OrderFile:
         return Block(self.block.body, sig.armor(), self.block.line).armored()
 
 
-def parse(block: Block, source: str = "") -> OrderFile:
-    """Parse the TOML body of ``block`` and the shape of its envelope; all problems at once."""
+def parse(block: Block, source: str = "", *, check_text: bool = True) -> OrderFile:
+    """Parse the TOML body of ``block`` and the shape of its envelope; all problems at once.
+
+    ``check_text``: refuse characters that change how other text is shown (:func:`text_problems`)
+    anywhere in the block. Only a reader of orders accepted before that check existed (an
+    audit of an old ledger) turns it off."""
     try:
         data = tomli.loads(block.body)
     except tomli.TOMLDecodeError as exc:
@@ -115,9 +119,55 @@ def parse(block: Block, source: str = "") -> OrderFile:
     if not isinstance(orders, dict):
         problems.append(Problem("[orders]", "must be a table", "write [orders] on its own line"))
         orders = {}
+    if check_text:
+        problems += text_problems(block, env, orders)
     if problems:
         raise OrderSyntaxError(problems, source)
     return OrderFile(block, Envelope(**values), orders)
+
+
+def _key(key: str) -> str:
+    """A key as a problem names it: a refused character in it written as ``\\u202e``."""
+    return "".join(f"\\u{ord(ch):04x}" if escape.refusal(ch) else ch for ch in key)
+
+
+def _strings(value: Any, where: str, sep: str = " ") -> Iterable[tuple[str, str]]:
+    """Every string in ``value`` (keys of tables too), with where it is as a player reads it:
+    ``[orders] god.area``, ``[orders] moves, entry 2, path``."""
+    if isinstance(value, str):
+        yield where, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            inner = f"{where}{sep}{_key(key)}"
+            yield inner, key
+            yield from _strings(item, inner, ".")
+    elif isinstance(value, list):
+        for n, item in enumerate(value, 1):
+            yield from _strings(item, f"{where}, entry {n}", ", ")
+
+
+def text_problems(block: Block, envelope: dict[str, Any], orders: dict[str, Any]
+                  ) -> list[Problem]:
+    """Characters that would change how other text is shown to other readers, in any string
+    of the envelope or the ``[orders]`` table (keys too) or anywhere in the block (comments):
+    bidi overrides and isolates, zero-width and other invisible format characters, line and
+    paragraph separators, control characters but tab (:func:`pbem.core.escape.refusal`).
+    Order values reach reports, the gazette, the public site and the ledger, which others
+    read; a U+202E there would reorder what they see."""
+    problems: list[Problem] = []
+    for table, value in (("[envelope]", envelope), ("[orders]", orders)):
+        for where, text in _strings(value, table):
+            for ch, why in escape.refused_in(text):
+                problems.append(Problem(where, f"contains {escape.describe(ch)}, {why}",
+                                        "remove it"))
+    if not problems:  # the same characters written literally: report them once, by line
+        for n, line in enumerate(block.body.split("\n"), 1):
+            for ch, why in escape.refused_in(line, allow="\r"):
+                problems.append(Problem(f"order block at line {block.line}",
+                                        f"line {n} of the block contains "
+                                        f"{escape.describe(ch)}, {why}",
+                                        "remove it; comments are published with the orders too"))
+    return problems
 
 
 def check_signature(order: OrderFile, signers: AllowedSigners, source: str = "") -> None:
@@ -125,7 +175,10 @@ def check_signature(order: OrderFile, signers: AllowedSigners, source: str = "")
     if order.block.signature is None:
         raise SignatureError(Problem("signature", "the order block is not signed",
                                      "sign it: pbem sign FILE --key KEY"), source)
-    sig = sshsig.parse_armor(order.block.signature)
+    try:
+        sig = sshsig.parse_armor(order.block.signature)
+    except SignatureError as exc:  # sshsig knows no source: name it here
+        raise SignatureError(exc.problems, source) from None
     player = order.envelope.player
     keys = signers.keys_for(player, sshsig.NAMESPACE_ORDERS)
     if sig.public_key not in keys:
@@ -139,7 +192,10 @@ def check_signature(order: OrderFile, signers: AllowedSigners, source: str = "")
                    f"for {player!r} in this campaign")
             hint = "sign with the key you gave the GM, or ask the GM to register your new key"
         raise SignatureError(Problem("signature", msg, hint), source)
-    sshsig.verify(order.block.body_bytes, sig, sshsig.NAMESPACE_ORDERS, keys)
+    try:
+        sshsig.verify(order.block.body_bytes, sig, sshsig.NAMESPACE_ORDERS, keys)
+    except SignatureError as exc:
+        raise SignatureError(exc.problems, source) from None
 
 
 def check_envelope(order: OrderFile, campaign_id: str, players: Iterable[str],

@@ -8,7 +8,6 @@ reaches a template, so a template slip cannot leak another player's secrets.
 from __future__ import annotations
 
 import json
-import re
 import secrets
 import textwrap
 from collections.abc import Callable
@@ -20,7 +19,7 @@ from jinja2 import StrictUndefined, Template, select_autoescape
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
-from pbem.core import deadlines, engine, ledger
+from pbem.core import deadlines, engine, escape, ledger
 from pbem.core.campaign import Campaign
 from pbem.core.errors import CampaignError, UsageError
 from pbem.core.forms import render_form
@@ -50,8 +49,11 @@ def _environment() -> SandboxedEnvironment:
                                trim_blocks=True, lstrip_blocks=True, auto_reload=False,
                                autoescape=select_autoescape(enabled_extensions=("html.j2",),
                                                             default_for_string=False,
-                                                            default=False))
-    env.filters.update(wrap=wrap, md=md_escape, mdcode=md_code, fence=fence, bb=bb_escape)
+                                                            default=False),
+                               finalize=_finalize)
+    # One escaping function per format, all in pbem.core.escape (docs/reports.md, section 1).
+    env.filters.update(wrap=wrap, md=escape.markdown, mdcode=escape.markdown_code_span,
+                       mdblock=escape.markdown_code_block, bb=escape.bbcode)
     return env
 
 
@@ -75,51 +77,14 @@ def wrap(text: str, first: str = "", rest: str = "  ", width: int = 78) -> str:
                                     subsequent_indent=rest, break_on_hyphens=False)) or first
 
 
-_MD_ANYWHERE = re.compile(r"[\\`*_\[\]<>|~]|&(?=#?\w+;)")
-_MD_LINE_START = re.compile(r"(\s*)(\d+(?=[.)])|[#+=-])")
-
-
-@lru_cache(maxsize=8192)
-def md_escape(text: str) -> str:
-    """Template filter: ``text`` shown literally by Markdown renderers (CommonMark, forums).
-    A backslash goes before every character that could start markup anywhere (emphasis, code,
-    links, raw HTML, tables, entities) and before one that starts a heading or a list at the
-    start of the text; parentheses, dots and dashes inside sentences stay as they are."""
-    text = _MD_ANYWHERE.sub(lambda m: "\\" + m.group(0), str(text))
-    start = _MD_LINE_START.match(text)
-    if start:
-        mark = start.end()
-        if start.group(2)[0].isdigit():  # "1." or "1)" would start a numbered list
-            return text[:mark] + "\\" + text[mark:]
-        return text[:start.start(2)] + "\\" + text[start.start(2):]
-    return text
-
-
-def _longest_backticks(text: str) -> int:
-    return max((len(r) for r in re.findall("`+", text)), default=0)
-
-
-def md_code(text: str) -> str:
-    """Template filter: ``text`` as a Markdown code span, whatever backticks it holds."""
-    text = str(text)
-    ticks = "`" * (_longest_backticks(text) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}"
-
-
-def fence(text: str) -> str:
-    """Template filter: a code fence longer than any run of backticks in ``text``."""
-    return "`" * max(3, _longest_backticks(str(text)) + 1)
-
-
-_BB_TAG = re.compile(r"\[(?=/?[A-Za-z*][^\[\]\n]{0,40}\])")
-
-
-@lru_cache(maxsize=8192)
-def bb_escape(text: str) -> str:
-    """Template filter: ``text`` shown literally by phpBB. BBCode has no escape character, so
-    a ``[`` that could open a tag is followed by an empty ``[b][/b]``, which phpBB drops."""
-    return _BB_TAG.sub("[[b][/b]", str(text))
+def _finalize(value: Any) -> Any:
+    """Every ``{{ ... }}`` of every report template goes through this last (after its
+    filters, before autoescape in HTML): characters that would change how the text around
+    them is displayed (bidi overrides, zero-width and other invisible characters, line
+    separators, controls) become U+FFFD, whatever the text's source (escape.shown)."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return escape.shown(value)
+    return value
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
+
+from pbem.core import escape
 
 #: Fonts every phone and desktop has.
 FONT = "font-family=\"Helvetica,Arial,sans-serif\""
@@ -22,8 +23,9 @@ Point = tuple[int, int]
 
 
 def esc(text: object) -> str:
-    """``text`` safe inside an SVG/HTML element or a double-quoted attribute."""
-    return escape(str(text), quote=True)
+    """``text`` safe inside an SVG/HTML element or a double-quoted attribute
+    (:func:`pbem.core.escape.svg`: every text a picture shows goes through it)."""
+    return escape.svg(text)
 
 
 def document(width: int, height: int, body: str, title: str, css_class: str = "board") -> str:

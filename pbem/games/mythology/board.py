@@ -219,7 +219,7 @@ def _units(c: Components, view: Mapping[str, Any], out: list[str]) -> None:
                 extras.append(f"your Log Sheet total {view['my_hero_totals'][str(u)]}")
             note = ", ".join(e for e in extras if e)
             tip = f"{name} ({u}), hex {h}" + (f", with {note}" if note else "")
-            piece = [f'<g class="unit {kind}" data-unit="{u}">{draw.tooltip(tip)}']
+            piece = [f'<g class="unit {kind}" data-unit="{draw.esc(u)}">{draw.tooltip(tip)}']
             if u in ships:
                 piece.append(_ship(x, y, scale))
             piece.append(mark)
