@@ -18,6 +18,12 @@ pytestmark = pytest.mark.slow
 
 
 
+ENVELOPE = ('[envelope]\nformat = "pbem-orders/1"\ncampaign = "c"\nplayer = "alice"\n'
+            'phase = "t00.join"\nsalt = "' + "0" * 64 + '"\nentropy = "' + "1" * 64 + '"\n')
+#: The smallest order file pbem sign accepts: a well-formed envelope and an empty [orders].
+ORDER_FILE = f"{armor.BEGIN_ORDERS}\n{ENVELOPE}\n[orders]\n{armor.END_ORDERS}\n"
+
+
 def ssh_sign(ssh_keygen: str, key: Path, body: bytes, namespace: str, tmp: Path) -> str:
     msg = tmp / "body.txt"
     msg.write_bytes(body)
@@ -177,7 +183,7 @@ def test_rsa_gm_key_gets_the_ed25519_message(tmp_path: Path, ssh_keygen: str) ->
 def test_encrypted_key_without_terminal_is_a_clear_error(tmp_path: Path, ssh_keygen: str) -> None:
     subprocess.run([ssh_keygen, "-q", "-t", "ed25519", "-N", "secret", "-f",
                     str(tmp_path / "locked")], check=True)
-    (tmp_path / "f.txt").write_text(f"{armor.BEGIN_ORDERS}\n[orders]\n{armor.END_ORDERS}\n")
+    (tmp_path / "f.txt").write_text(ORDER_FILE)
     proc = pbem("sign", "f.txt", "--key", "locked", cwd=tmp_path, ok=False, stdin="")
     assert proc.returncode == 1 and "passphrase" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -188,7 +194,7 @@ def test_encrypted_key_prompts_for_its_passphrase_on_a_terminal(tmp_path: Path,
 
     subprocess.run([ssh_keygen, "-q", "-t", "ed25519", "-N", "secret", "-f",
                     str(tmp_path / "locked")], check=True)
-    (tmp_path / "f.txt").write_text(f"{armor.BEGIN_ORDERS}\n[orders]\n{armor.END_ORDERS}\n")
+    (tmp_path / "f.txt").write_text(ORDER_FILE)
     pid, fd = pty.fork()
     if pid == 0:  # the child runs pbem on a real pseudo-terminal
         os.chdir(tmp_path)

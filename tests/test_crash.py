@@ -87,6 +87,8 @@ def test_sigkill_at_any_instant_then_rerun_gives_identical_ledger(tmp_path: Path
             assert "waiting for orders" in rerun.stderr
         final = {k: v for k, v in _ledger(root).items() if not k.startswith(".")}
         assert final == want, i
+        # The temp files the kill left (.NAME.tmp-PID) were swept by the rerun (issue 12).
+        assert not list(root.rglob(".*.tmp-*")), (i, list(root.rglob(".*.tmp-*")))
     # Timing decides how many kills land before the last write; the first (no delay) always
     # does. tests/test_engine.py interrupts deterministically after every single write.
     assert interrupted >= 1, interrupted

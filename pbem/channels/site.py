@@ -15,6 +15,11 @@ the ledger holds (events, dice, commitments, orders) without gazette and board.
 Output is deterministic (same campaign, same bytes: nothing dated, everything sorted), uses
 relative links only (works from ``file://`` and any static host), has no scripts and loads
 nothing from elsewhere. Rebuilding into the same folder rewrites only what changed.
+
+The public files are read without following a symbolic link (a hostile public copy cannot
+make the site publish a file from elsewhere), and the site is built in a folder beside
+``OUT`` (``.OUT.site-PID``): only a build that went through is moved into ``OUT``, so a failed
+one leaves ``OUT`` as it was.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,9 +41,9 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from pbem.core import ledger
-from pbem.core.campaign import Campaign, open_campaign
+from pbem.core.campaign import Campaign, open_campaign, public_files, read_public
 from pbem.core.errors import CampaignError, PbemError, UsageError
-from pbem.core.fsutil import atomic_write
+from pbem.core.fsutil import atomic_write, sweep_temp_files
 from pbem.core.resources import share_dir
 from pbem.core.ruleset import JOIN_PHASE
 
@@ -150,33 +156,104 @@ def _previous_files(out: Path, campaign: Campaign) -> set[str]:
 
 
 class _Writer:
-    """Writes site files, leaving identical ones untouched (their dates stay, so a sync to a
-    static host sends only what changed)."""
+    """Writes the site into the staging folder, noting which files differ from ``out``'s
+    (identical ones stay untouched in ``out``: their dates stay, so a sync to a static host
+    sends only what changed)."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, stage: Path, out: Path) -> None:
+        self.stage = stage
         self.out = out
-        self.written = 0
+        self.changed: list[str] = []
         self.unchanged = 0
 
+    @property
+    def written(self) -> int:
+        return len(self.changed)
+
     def put(self, name: str, data: bytes) -> None:
+        # A site can always be built again: atomic (readers never see half a page) but
+        # without fsync.
+        atomic_write(self.stage / name, data, 0o644, durable=False)
         path = self.out / name
         try:
-            same = path.read_bytes() == data
-        except FileNotFoundError:
+            same = not path.is_symlink() and path.read_bytes() == data
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
             same = False
         if same:
             self.unchanged += 1
         else:
-            # A site can always be built again: atomic (readers never see half a page) but
-            # without fsync.
-            atomic_write(path, data, 0o644, durable=False)
-            self.written += 1
+            self.changed.append(name)
 
-    def manifest(self, campaign: Campaign, files: list[str]) -> None:
+    def manifest(self, campaign: Campaign, files: list[str], folder: Path) -> None:
         data = {"format": SITE_FORMAT, "campaign": campaign.id,
                 "campaign_sha256": ledger.file_hash(campaign.campaign_bytes),
                 "files": sorted(files)}
-        atomic_write(self.out / MANIFEST, tomli_w.dumps(data).encode(), 0o644, durable=False)
+        atomic_write(folder / MANIFEST, tomli_w.dumps(data).encode(), 0o644, durable=False,
+                     make_parents=False)
+
+
+def _output_folder(out: Path) -> Path:
+    """``out`` as the folder to write: a link to a folder is followed once, here (the user
+    named it); its parent must exist; inside it, ``ledger`` and ``records`` must be real
+    folders, never links that would lead writes and removals elsewhere."""
+    if out.is_symlink():
+        if not out.is_dir():
+            raise UsageError(f"{out} is a symbolic link to no folder; give a directory")
+        out = Path(os.path.realpath(out))
+    parent = out.absolute().parent
+    if not parent.is_dir():
+        raise UsageError(f"{parent} is not an existing folder; create it first (pbem does "
+                         "not create folders it was not asked for)")
+    for sub in ("ledger", "records"):
+        path = out / sub
+        if path.is_symlink() or (path.exists() and not path.is_dir()):
+            raise UsageError(f"{path} is not a folder of the site (a link or a file); pbem "
+                             "writes into no link: remove it, or give a new directory")
+    return out
+
+
+def _sweep_stages(out: Path) -> None:
+    """Staging folders of builds that were killed (their PID is gone)."""
+    parent = out.absolute().parent
+    prefix = f".{out.name}.site-"
+    for entry in os.scandir(parent):
+        if entry.name.startswith(prefix) and entry.is_dir(follow_symlinks=False):
+            pid = entry.name[len(prefix):]
+            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def _commit(writer: _Writer, public: Campaign, out: Path, previous: set[str],
+            planned: list[str]) -> int:
+    """Move the staged build into ``out``; how many old files were removed."""
+    stage = writer.stage
+    if not out.exists():
+        writer.manifest(public, planned, stage)
+        os.rename(stage, out)
+        return 0
+    # The manifest goes first (listing old and new), so an interrupted move leaves a folder
+    # that the next build recognises and finishes.
+    writer.manifest(public, sorted(previous | set(planned)), out)
+    for name in writer.changed:
+        if "/" in name:
+            (out / name).parent.mkdir(exist_ok=True)
+        os.replace(stage / name, out / name)
+    removed = sorted(previous - set(planned))
+    for name in removed:
+        (out / name).unlink(missing_ok=True)
+    writer.manifest(public, planned, out)
+    sweep_temp_files(out)
+    return len(removed)
 
 
 # --- the audit ----------------------------------------------------------------------------
@@ -258,44 +335,60 @@ def build(campaign: Campaign, out: Path, *, gazette: bool = True) -> SiteResult:
     """Write the public site of ``campaign`` into ``out`` (new, empty, or an earlier build of
     this campaign's site). ``gazette=False`` leaves out the gazettes even on the GM's copy,
     which then gives the very bytes an exported copy gives."""
+    out = _output_folder(out)
     previous = _previous_files(out, campaign)
-    total = ledger.count(campaign.ledger_dir)
     src = campaign.root
-    public_names = [n for n in PUBLIC_FILES if (src / n).is_file()]
-    ledger_names: list[str] = []
-    for k in range(1, total + 1):
-        name = f"ledger/{ledger.record_name(k)}"
-        ledger_names += [name] + ([f"{name}.sig"] if (src / f"{name}.sig").is_file() else [])
+    # Every public file is read before anything is written, never through a link.
+    names = public_files(src)
+    data = {name: read_public(src, name) for name in names}
+    public_names = [n for n in names if "/" not in n]
+    ledger_names = [n for n in names if n.startswith("ledger/")]
+    total = len([n for n in ledger_names if n.endswith(".toml")])
     signed = set(ledger_names)
     planned = [*public_names, *ledger_names, *(page_name(k) for k in range(1, total + 1)),
                "index.html"]
-    out.mkdir(parents=True, exist_ok=True)
-    writer = _Writer(out)
-    # The manifest goes first (listing old and new), so an interrupted build leaves a folder
-    # that the next build recognises and finishes.
-    writer.manifest(campaign, sorted(previous | set(planned)))
+    _sweep_stages(out)
+    stage = out.absolute().with_name(f".{out.name}.site-{os.getpid()}")
+    if stage.exists():
+        shutil.rmtree(stage)
+    try:
+        stage.mkdir()
+        writer = _Writer(stage, out)
+        result = _build_in(campaign, stage, writer, data, public_names, ledger_names, signed,
+                           total, gazette)
+        removed = _commit(writer, result[0], out, previous, planned)
+    finally:
+        if stage.exists():
+            shutil.rmtree(stage)
+    _, status, rendered, note = result
+    return SiteResult(out, total, writer.written, writer.unchanged, removed, status,
+                      rendered, note)
 
+
+def _build_in(campaign: Campaign, stage: Path, writer: _Writer, data: dict[str, bytes],
+              public_names: list[str], ledger_names: list[str], signed: set[str], total: int,
+              gazette: bool) -> tuple[Campaign, AuditStatus, bool, str]:
     # 1. The public files, copied byte for byte: the site is a public copy of the campaign.
     for name in public_names + ledger_names:
-        writer.put(name, (src / name).read_bytes())
-    for name in sorted(previous - set(planned)):
-        (out / name).unlink(missing_ok=True)
-    # 2. From here on only the copy in ``out`` is read (and, for gazettes, report.render).
-    public = open_campaign(out, lambda _: campaign.ruleset)
+        writer.put(name, data[name])
+    # 2. From here on only the copy in the staging folder is read (and, for gazettes,
+    # report.render).
+    public = open_campaign(stage, lambda _: campaign.ruleset)
     status = audit_status(public)
     render_gazette, note = _gazette_renderer(campaign, gazette)
     site = {"campaign": public.id, "title": public.ruleset.title, "game": public.ruleset.name,
             "players": list(public.players)}
     rows = []
     head_hash, last = ledger.file_hash(public.campaign_bytes), {}
-    for k, data in ledger.iter_records(public.ledger_dir):
+    for k, record_bytes in ledger.iter_records(public.ledger_dir):
         if k > total:
             break
         name = ledger.record_name(k)
         parts = gazette_parts(render_gazette(k)) if render_gazette else None
         try:
-            record = ledger.load(data, name)
-            rec = _record_context(k, record, data, total, f"ledger/{name}.sig" in signed)
+            record = ledger.load(record_bytes, name)
+            rec = _record_context(k, record, record_bytes, total,
+                                  f"ledger/{name}.sig" in signed)
             page = _render("record.html.j2", site=site, rec=rec, audit=status, note=note,
                            gazette_styles=[Markup(s) for s in parts.styles] if parts else [],
                            gazette=Markup(parts.body) if parts else None)
@@ -315,6 +408,4 @@ def build(campaign: Campaign, out: Path, *, gazette: bool = True) -> SiteResult:
         head_hash=head_hash, options=sorted(public.options.items()), config=public.config,
         next_phase=last.get("next_phase", "") if total else JOIN_PHASE,
         game_over=bool(last.get("game_over")), has=set(public_names)))
-    writer.manifest(public, planned)
-    return SiteResult(out, total, writer.written, writer.unchanged,
-                      len(previous - set(planned)), status, render_gazette is not None, note)
+    return public, status, render_gazette is not None, note

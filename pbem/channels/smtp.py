@@ -35,6 +35,7 @@ class SmtpConfig:
     password: str = ""
     context: ssl.SSLContext | None = None  # None: the system's trusted CAs
     timeout: float = 60.0
+    cafile: str = ""  # where ``context``'s CA came from (--cafile), for the messages
 
 
 def parse_server(text: str) -> tuple[str, int]:
@@ -102,12 +103,24 @@ def _connect(config: SmtpConfig) -> smtplib.SMTP:
                         "--password-file") from None
     except ssl.SSLError as exc:
         server.close()
-        raise PbemError(f"{where}: TLS failed ({exc}); for a server with its own CA, give "
-                        "--cafile") from None
+        raise PbemError(f"{where}: TLS failed ({exc}); {_tls_hint(config, exc)}") from None
     except (OSError, smtplib.SMTPException) as exc:
         server.close()
         raise PbemError(f"{where}: {exc}") from None
     return server
+
+
+def _tls_hint(config: SmtpConfig, exc: ssl.SSLError) -> str:
+    """What to do about a failed TLS handshake: --cafile only when it was not given."""
+    verify = isinstance(exc, ssl.SSLCertVerificationError)
+    if config.context is None:
+        return "for a server with its own CA, give --cafile PEM"
+    source = f"--cafile {config.cafile}" if config.cafile else "the CA given"
+    if verify:
+        return (f"the server's certificate is not signed by {source}, or it is not for "
+                f"{config.host}: check that {source} holds the CA that signed the server's "
+                "certificate (openssl s_client -starttls smtp -connect HOST:PORT shows it)")
+    return f"the TLS handshake failed with {source} given; check the server's TLS settings"
 
 
 def send_outbox(campaign: Campaign, config: SmtpConfig,

@@ -95,7 +95,8 @@ def games() -> None:
 
 @app.command()
 def keygen(path: Path, comment: Annotated[str, typer.Option(help="Key comment.")] = "") -> None:
-    """Write a new OpenSSH ed25519 key: PATH (mode 0600) and PATH.pub."""
+    """Write a new OpenSSH ed25519 key: PATH (mode 0600) and PATH.pub (never over an
+    existing file or link, never into a folder that does not exist)."""
     from pbem.core import keys
 
     key = keys.generate_key()
@@ -170,24 +171,72 @@ def form(directory: Annotated[Path, typer.Argument(metavar="DIR")],
 
 
 @app.command()
-def sign(file: str, key: Annotated[Path, typer.Option(help="Your ed25519 private key.")],
+def sign(file: str, key: Annotated[Path, typer.Option(help="Your ed25519 private key (or, "
+                                                     "with ssh-agent, KEY.pub).")],
          output: Annotated[Path | None, typer.Option("-o", "--output", help="Write here "
-                                                     "instead of stdout.")] = None,
+                                                     "instead of stdout (a new or regular "
+                                                     "file, or a device such as "
+                                                     "/dev/stdout).")] = None,
          keep_entropy: Annotated[bool, typer.Option(help="Keep the form's salt and entropy "
                                                     "instead of fresh ones.")] = False) -> None:
-    """Sign the order blocks of FILE with KEY (fresh salt and entropy unless --keep-entropy)."""
-    from pbem.core.fsutil import atomic_write
-    from pbem.core.signing import sign_text
+    """Sign the order blocks of FILE with KEY (fresh salt and entropy unless --keep-entropy).
+
+    The TOML and the envelope are checked first: a broken file is not signed. With KEY.pub
+    whose private key is not a file, the signature is made by ssh-agent through ssh-keygen."""
+    from pbem.core import keys, signing
 
     data, source = _read(file)
-    k = _load_key(key)
-    signed = sign_text(_text(data, source), k, source=source,
-                       **({"fresh": None} if keep_entropy else {}))
-    if output is None:
-        typer.echo(signed, nl=False)
+    text = _text(data, source)
+    prepared = signing.prepare(text, source, **({"fresh": None} if keep_entropy else {}))
+    agent = keys.agent_public_key(key)
+    if agent is not None:
+        signed = signing.sign_with_agent(prepared, key, agent)
     else:
-        atomic_write(output, signed.encode())
-        typer.echo(f"wrote {output}", err=True)
+        signed = signing.sign_prepared(prepared, _load_key(key))
+    _write_out(output, signed.encode())
+
+
+def _write_out(output: Path | None, data: bytes) -> None:
+    """To stdout, or to the file OUTPUT (fsutil.write_output: never a folder made, a device
+    written as a stream, a link written through)."""
+    from pbem.core.fsutil import write_output
+
+    if output is None or str(output) == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    write_output(output, data)
+    typer.echo(f"wrote {output}", err=True)
+
+
+@app.command()
+def check(file: str,
+          game: Annotated[str | None, typer.Option(help="The game (when the phase id could "
+                                                   "be several games' form).")] = None
+          ) -> None:
+    """Check FILE before sending it, without the campaign: the TOML, the envelope, the
+    signature's shape if signed, and the keys and types of [orders] against the phase's
+    order form. Exit 0 when nothing is wrong, 1 otherwise."""
+    from pbem.core.formcheck import check_text
+
+    if game is not None:
+        from pbem import games as registry
+
+        registry.get(game)
+    data, source = _read(file)
+    failed = False
+    for report in check_text(_text(data, source), source, game):
+        what = (f"{report.player} {report.phase}" if report.player
+                else f"order block at line {report.line}")
+        for p in report.problems:
+            failed = True
+            typer.echo(f"{source}: {p}", err=True)
+        status = "problems" if report.problems else "ok"
+        typer.echo(f"{status}: {source}: {what} (block at line {report.line})")
+        for note in report.notes:
+            typer.echo(f"  {note}")
+    if failed:
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -417,7 +466,11 @@ def simulate(game: str,
     _check_demo_options(ruleset, options, sorted({
         sim.players_for(ruleset, i, players) for i in range(start, start + min(games_, 64))}))
     if keep is not None:
-        keep.mkdir(parents=True, exist_ok=True)
+        from pbem.core.fsutil import check_new_dir
+
+        if not keep.is_dir():
+            check_new_dir(keep, "--keep")
+            keep.mkdir()
     reports = []
     with click.progressbar(length=games_, label=f"simulating {game}", file=sys.stderr) as bar:
         for report in sim.run(game, games_, seed=seed, players=players, options=options,
@@ -436,15 +489,16 @@ def simulate(game: str,
 @app.command()
 def export(directory: Annotated[Path, typer.Argument(metavar="DIR")],
            out: Annotated[Path, typer.Argument(metavar="OUT")]) -> None:
-    """Copy the public part of the campaign (everything but gm/) to OUT."""
-    import shutil
+    """Copy the public part of the campaign to the new folder OUT: campaign.toml(.sig),
+    allowed_signers and the ledger's records and signatures, nothing else, never through a
+    symbolic link."""
+    from pbem.core.campaign import export_public
+    from pbem.core.fsutil import check_new_dir
 
     c = _open(directory)
-    if out.exists():
-        raise UsageError(f"{out} exists; give a new directory")
-    shutil.copytree(c.root, out, ignore=lambda d, names: [
-        n for n in names if (Path(d) == c.root and n == "gm") or n.startswith(".")])
-    typer.echo(f"exported the public part of {c.id} to {out}")
+    check_new_dir(out, "the export")
+    count = export_public(c.root, out)
+    typer.echo(f"exported the public part of {c.id} to {out} ({count} files)")
 
 
 @app.command()
@@ -471,6 +525,10 @@ def demo(game: str,
     if jobs is not None and jobs < 1:
         raise UsageError("--jobs must be at least 1")
     _check_demo_options(ruleset, options, [players])
+    if directory is not None and not directory.is_dir():
+        from pbem.core.fsutil import check_new_dir
+
+        check_new_dir(directory, "--dir")
     root = directory or Path(tempfile.mkdtemp(prefix=f"pbem-demo-{game}-"))
     result = demo_mod.run(ruleset, root, players=players, seed=seed, options=options,
                           resolve=registry.get, say=typer.echo,

@@ -229,9 +229,18 @@ def _send(c: Campaign, smtp: str, starttls: bool, cafile: Path | None, user: str
     import ssl
 
     from pbem.channels import smtp as smtp_mod
+    from pbem.core.errors import UsageError
 
     host, port = smtp_mod.parse_server(smtp)
-    context = ssl.create_default_context(cafile=str(cafile)) if cafile else None
+    context = None
+    if cafile:
+        if not cafile.is_file():
+            raise UsageError(f"--cafile {cafile}: no such file")
+        try:
+            context = ssl.create_default_context(cafile=str(cafile))
+        except ssl.SSLError as exc:
+            raise UsageError(f"--cafile {cafile}: not a PEM certificate file ({exc})") from None
     password = smtp_mod.read_password(password_file) if password_file else ""
-    config = smtp_mod.SmtpConfig(host, port, starttls, user or "", password, context)
+    config = smtp_mod.SmtpConfig(host, port, starttls, user or "", password, context,
+                                 cafile=str(cafile) if cafile else "")
     return smtp_mod.send_outbox(c, config, say=typer.echo)

@@ -3,7 +3,9 @@
 Public: ``campaign.toml`` (+ ``.sig``), ``allowed_signers``, ``ledger/``. Everything secret
 lives under ``gm/``: seed heads, the inbox, pending and sealed orders, states, private reports,
 and the settings that change during a campaign. ``pbem export`` copies everything but ``gm/``,
-so publishing can never leak a secret.
+so publishing can never leak a secret. ``pbem export`` and ``pbem site`` copy exactly the
+public files :func:`public_files` names, read by :func:`read_public`, which never follows a
+symbolic link: a link in a campaign (``gm_backup -> gm``) can never carry a secret out.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import copy
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -40,6 +43,8 @@ NMR_OPTION = "nmr"
 NMR_POLICIES = ("default", "wait")
 
 RulesetResolver = Callable[[str], Ruleset]
+#: The public files at the top of a campaign; the ledger's records and signatures are the rest.
+PUBLIC_FILES = ("campaign.toml", "campaign.toml.sig", "allowed_signers")
 
 
 @dataclass
@@ -136,6 +141,80 @@ def open_campaign(root: Path, resolve: RulesetResolver, *, durable: bool = True)
     return Campaign(root, config, resolve(str(config["game"])), signers, data, durable)
 
 
+def public_files(root: Path) -> list[str]:
+    """The public files of the campaign at ``root``, as paths relative to it: the top files
+    that are there, then ``ledger/NNNNNN.toml`` and its ``.sig`` for every record. A link
+    among them is listed (and refused by :func:`read_public`), never skipped in silence."""
+    from pbem.core import ledger
+
+    names = [n for n in PUBLIC_FILES if os.path.lexists(root / n)]
+    ledger_dir = root / "ledger"
+    if os.path.islink(ledger_dir):
+        raise CampaignError(f"{ledger_dir} is a symbolic link: the ledger must be a folder of "
+                            "the campaign itself; pbem copies nothing through a link")
+    for k in range(1, ledger.count(ledger_dir) + 1):
+        name = f"ledger/{ledger.record_name(k)}"
+        names.append(name)
+        if os.path.lexists(root / f"{name}.sig"):
+            names.append(f"{name}.sig")
+    return names
+
+
+def read_public(root: Path, name: str) -> bytes:
+    """The bytes of the public file ``name`` (relative to ``root``), read without following a
+    symbolic link anywhere below ``root``; anything but a regular file is refused."""
+    path = root
+    for part in name.split("/")[:-1]:
+        path = path / part
+        if os.path.islink(path):
+            raise CampaignError(f"{path} is a symbolic link: pbem copies nothing through a "
+                                "link (replace it by the real folder)")
+    path = root / name
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise CampaignError(f"{path} is a symbolic link: pbem copies nothing through a "
+                                "link (replace it by the file itself)") from None
+        raise CampaignError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CampaignError(f"{path} is not a regular file")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def export_public(root: Path, out: Path) -> int:
+    """Copy the public files of the campaign at ``root`` into the new folder ``out`` (its
+    parent must exist); how many. Built beside ``out`` and renamed into place, so a refused
+    or failed export leaves nothing."""
+    import shutil
+
+    names = public_files(root)
+    out = out.absolute()
+    build = out.with_name(f".{out.name}.export-{os.getpid()}")
+    if os.path.lexists(build):
+        shutil.rmtree(build)
+    try:
+        build.mkdir()
+        (build / "ledger").mkdir()
+        for name in names:
+            atomic_write(build / name, read_public(root, name), make_parents=False,
+                         sync_dir=False)
+        fsync_dir(build / "ledger")
+        fsync_dir(build)
+        os.rename(build, out)
+        fsync_dir(out.parent)
+    finally:
+        if os.path.lexists(build):
+            shutil.rmtree(build)
+    return len(names)
+
+
 def sign_file_bytes(data: bytes, key: Ed25519PrivateKey) -> bytes:
     """The detached GM signature (namespace ``pbem-ledger``) written as ``<file>.sig``."""
     return sshsig.sign(data, key, sshsig.NAMESPACE_LEDGER).armor().encode()
@@ -172,6 +251,7 @@ def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519Pri
     problems += ruleset.check_options(game_options, sorted(players))
     if not 1 <= chain_length <= 1_000_000:
         problems.append(Problem("--chain-length", "must be between 1 and 1000000"))
+    problems += _shared_keys(gm_key.public_key().public_bytes_raw(), players)
     if problems:
         raise ProblemsError(problems)
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
@@ -198,7 +278,11 @@ def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519Pri
     signer_lines += [AllowedSigners.line(n, players[n], (sshsig.NAMESPACE_ORDERS,)) for n in names]
 
     root = root.absolute()
-    root.parent.mkdir(parents=True, exist_ok=True)
+    if os.path.islink(root):
+        raise CampaignError(f"{root} is a symbolic link; give a new directory")
+    if not root.parent.is_dir():
+        raise CampaignError(f"{root.parent} is not an existing folder; create it first (pbem "
+                            "does not create folders it was not asked for)")
     build = root.with_name(f".{root.name}.new-{os.getpid()}")
     if build.exists():
         shutil.rmtree(build)
@@ -223,3 +307,24 @@ def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519Pri
     finally:
         if build.exists():
             shutil.rmtree(build)
+
+
+def _shared_keys(gm_pub: bytes, players: Mapping[str, bytes]) -> list[Problem]:
+    """A key may stand for one party only: a player's key that is the GM's, or two players
+    with one key, would let one sign for the other (and hide who did)."""
+    problems = []
+    owners: dict[bytes, list[str]] = {}
+    for name in sorted(players):
+        owners.setdefault(players[name], []).append(name)
+    for key, names in owners.items():
+        fp = sshsig.fingerprint(key)
+        if key == gm_pub:
+            problems.append(Problem(f"--player {names[0]}", f"has the GM's key ({fp})",
+                                    "each player signs with a key of their own, never the "
+                                    "GM's: ask for their .pub file"))
+        if len(names) > 1:
+            problems.append(Problem(f"--player {', '.join(names)}",
+                                    f"the same public key ({fp}) is given for "
+                                    f"{' and '.join(names)}",
+                                    "each player needs a key of their own (pbem keygen NAME)"))
+    return problems

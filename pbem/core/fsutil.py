@@ -3,16 +3,40 @@
 Every file the engine writes goes through :func:`atomic_write` (temp file, fsync, rename, fsync
 of the directory), so a command killed at any instant leaves either the old file or the new
 one, never a torn one. Commands that change a campaign hold :class:`CampaignLock`.
+
+The temp file of ``NAME`` is ``.NAME.tmp-PID`` beside it. A command killed by SIGKILL leaves
+its temp files behind; the next command that takes the campaign lock removes them
+(:func:`sweep_temp_files`): only those whose PID is no live process (or that are older than a
+day, for a PID used again since), so a command never deletes the temp file of another one
+that is still writing.
+
+Files the user names (``pbem sign -o``, ``pbem export OUT``, ``pbem site OUT``...) go through
+:func:`write_output` and :func:`check_new_dir`: they replace only a regular file, write to a
+device or pipe (``/dev/stdout``, ``/dev/null``) as a stream, write through a symbolic link
+instead of replacing it, and never create missing folders.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
+import re
+import stat
+import time
 from pathlib import Path
 from types import TracebackType
 
-from pbem.core.errors import CampaignError
+from pbem.core.errors import CampaignError, UsageError
+
+#: ``.NAME.tmp-PID``: the temp file :func:`atomic_write` renames into place.
+TEMP_NAME = re.compile(r"\..+\.tmp-([0-9]{1,10})")
+#: A temp file this old is a leftover even if its PID is alive again (the PID was reused).
+STALE_AFTER = 24 * 3600
+
+
+def temp_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.tmp-{os.getpid()}")
 
 
 def fsync_dir(path: Path) -> None:
@@ -23,20 +47,35 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _open_temp(tmp: Path, mode: int) -> int:
+    # O_EXCL | O_NOFOLLOW: never write through a link or into a file someone else put there.
+    # A file of this name is a leftover of a dead process whose PID this process now has.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+    try:
+        return os.open(tmp, flags, mode)
+    except FileExistsError:
+        tmp.unlink()
+        return os.open(tmp, flags, mode)
+
+
 def atomic_write(path: Path, data: bytes, mode: int = 0o644, *, durable: bool = True,
-                 sync_dir: bool = True) -> None:
+                 sync_dir: bool = True, make_parents: bool = True) -> None:
     """Write ``data`` to ``path`` so that readers see the old bytes or the new, nothing between.
 
     ``durable=False`` skips the fsyncs, for files that can be regenerated (reports): the
     rename still makes the write all-or-nothing, only a power cut may lose it.
     ``sync_dir=False`` fsyncs the file but leaves the directory to the caller, who writes
-    several files and then calls :func:`fsync_dirs` once for all of them."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    several files and then calls :func:`fsync_dirs` once for all of them.
+    ``make_parents=False``: a missing folder is an error (files the user names).
+    ``path`` itself is replaced, never written through: a link there is replaced by the file."""
+    tmp = temp_path(path)
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        fd = _open_temp(tmp, mode)
     except FileNotFoundError:  # a new directory (cheaper than a mkdir before every write)
+        if not make_parents:
+            raise
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        fd = _open_temp(tmp, mode)
     try:
         view = memoryview(data)
         while view:
@@ -44,11 +83,122 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, *, durable: bool = 
             view = view[written:]
         if durable:
             os.fsync(fd)
-    finally:
+    except BaseException:
         os.close(fd)
-    os.replace(tmp, path)
+        tmp.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     if durable and sync_dir:
         fsync_dir(path.parent)
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISLNK, "a symbolic link")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def write_output(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write ``data`` to a file the user named, the way the user means it.
+
+    A regular file (or none yet) is replaced atomically, keeping its mode; a symbolic link is
+    written through (its target is replaced, the link stays); a character device or a pipe
+    (``/dev/stdout``, ``/dev/null``, a named pipe) is written as a stream, never replaced;
+    anything else (a directory, a block device) is refused. A missing folder is an error:
+    pbem never creates folders the user did not ask for."""
+    try:
+        st: os.stat_result | None = os.stat(path)  # follows links: what the link points to
+    except FileNotFoundError:
+        st = None
+    except NotADirectoryError:
+        raise UsageError(f"{path}: a part of this path is not a folder") from None
+    if st is not None and (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        return
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise UsageError(f"{path} is {_kind(st.st_mode)}; pbem writes only a regular file "
+                         "(replaced), a device or a pipe: give a file name")
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    if not target.parent.is_dir():
+        raise UsageError(f"{target.parent} is not an existing folder; create it first "
+                         "(pbem does not create folders it was not asked for)")
+    atomic_write(target, data, stat.S_IMODE(st.st_mode) if st is not None else mode,
+                 make_parents=False)
+    if st is not None:  # the umask may have narrowed the mode of the temp file
+        os.chmod(target, stat.S_IMODE(st.st_mode))
+
+
+def check_new_dir(path: Path, what: str) -> None:
+    """``path`` may become a new folder: it does not exist (not even as a dangling link) and
+    its parent folder does."""
+    if os.path.lexists(path):
+        raise UsageError(f"{path} exists; give a new directory for {what}")
+    parent = Path(os.path.abspath(path)).parent
+    if not parent.is_dir():
+        raise UsageError(f"{parent} is not an existing folder; create it first (pbem does "
+                         "not create folders it was not asked for)")
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    except OverflowError:
+        return False
+    return True
+
+
+def sweep_temp_files(root: Path, *, recursive: bool = True) -> list[Path]:
+    """Remove the temp files of :func:`atomic_write` that a killed command left under
+    ``root``: those whose PID is no live process, or that are older than a day. Never this
+    process's own, never one of a command still running. Links are not followed."""
+    removed: list[Path] = []
+    now = time.time()
+    me = os.getpid()
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except (FileNotFoundError, NotADirectoryError, PermissionError):
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if recursive:
+                    stack.append(Path(entry.path))
+                continue
+            m = TEMP_NAME.fullmatch(entry.name)
+            if m is None or int(m.group(1)) == me:
+                continue
+            try:
+                old = now - entry.stat(follow_symlinks=False).st_mtime > STALE_AFTER
+            except FileNotFoundError:
+                continue
+            if old or not _pid_alive(int(m.group(1))):
+                try:
+                    os.unlink(entry.path)
+                except FileNotFoundError:
+                    continue
+                removed.append(Path(entry.path))
+    return removed
 
 
 def fsync_dirs(paths: list[Path]) -> None:
@@ -95,7 +245,12 @@ def write_new(directory: Path, suffix: str, data: bytes, width: int = 6, *,
 
 
 class CampaignLock:
-    """An exclusive ``flock`` on ``gm/lock``: one changing command at a time per campaign."""
+    """An exclusive ``flock`` on ``gm/lock``: one changing command at a time per campaign.
+
+    The holder of the exclusive lock writes its PID into the lock file and empties it when it
+    lets go. A PID found there by the next holder names a command that was killed while it
+    held the lock: its temp files are swept from the whole campaign. The top of ``gm/``
+    (settings written without the lock) is swept at every exclusive lock; it is small."""
 
     def __init__(self, gm_dir: Path, *, shared: bool = False) -> None:
         self.path = gm_dir / "lock"
@@ -108,11 +263,32 @@ class CampaignLock:
                                 "campaign directory")
         self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         fcntl.flock(self.fd, fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX)
+        if not self.shared:
+            try:
+                self._take_over()
+            except BaseException:
+                self.__exit__(None, None, None)
+                raise
         return self
+
+    def _take_over(self) -> None:
+        assert self.fd is not None
+        previous = os.pread(self.fd, 32, 0).strip()
+        gm_dir = self.path.parent
+        if previous:  # the last holder did not let go: it was killed; sweep everything
+            sweep_temp_files(gm_dir.parent if (gm_dir.parent / "campaign.toml").is_file()
+                             else gm_dir)
+        else:
+            sweep_temp_files(gm_dir, recursive=False)
+        os.ftruncate(self.fd, 0)
+        os.pwrite(self.fd, f"{os.getpid()}\n".encode(), 0)
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         if self.fd is not None:
+            if not self.shared:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(self.fd, 0)
             fcntl.flock(self.fd, fcntl.LOCK_UN)
             os.close(self.fd)
             self.fd = None

@@ -358,9 +358,7 @@ def load_private_key(path: Path, passphrase: Callable[[], str] | None = None) ->
     data = _read_key_file(path)
     key: object  # narrowed to Ed25519PrivateKey (or a named wrong type) at the end
     if _looks_like_public_key(data):
-        private = path.with_suffix("") if path.suffix == ".pub" else None
-        hint = f" (fix: give {private}, without .pub)" if private is not None else ""
-        raise KeyFileError(f"{path} is a public key; signing needs the private key{hint}")
+        raise KeyFileError(public_key_given(path))
 
     if _OPENSSH_BEGIN in data:
         cipher, key_type = _openssh_header(path, data)
@@ -414,6 +412,44 @@ def load_private_key(path: Path, passphrase: Callable[[], str] | None = None) ->
     else:
         kind = "not an ed25519 key"
     raise _wrong_type(path, kind)
+
+
+def public_key_given(path: Path) -> str:
+    """What to say when ``path``, given to sign with, holds a public key."""
+    private = path.with_suffix("") if path.suffix == ".pub" else None
+    if private is not None and private.is_file():
+        return f"{path} is a public key; signing needs the private key (fix: give {private}, " \
+            "without .pub)"
+    key = private or Path("KEY")
+    return (f"{path} is a public key and its private key is not a file here; signing needs "
+            f"the private key. If it is in ssh-agent, pbem signs through the agent: run "
+            f"`eval \"$(ssh-agent)\"` and `ssh-add {key}` (once), then pbem sign FILE --key "
+            f"{path} again (pbem runs `ssh-keygen -Y sign -f {path} -n pbem-orders` on the "
+            "normalised order block). To sign with ssh-keygen by hand, follow docs/protocol.md, "
+            "section 1, 'Signing with ssh-keygen by hand'")
+
+
+def agent_public_key(path: Path) -> bytes | None:
+    """The key of ``path`` when pbem should sign through ssh-agent: ``path`` holds a public
+    key, no private key file is beside it, and an agent is running (``SSH_AUTH_SOCK``)."""
+    path = Path(path)
+    if not os.environ.get("SSH_AUTH_SOCK"):
+        return None
+    try:
+        if not path.is_file() or path.stat().st_size > _MAX_PUBLIC_TEXT:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not _looks_like_public_key(data):
+        return None
+    private = path.with_suffix("") if path.suffix == ".pub" else None
+    if private is not None and private.is_file():
+        return None  # the private key is here: load_private_key says to give it instead
+    try:
+        return _parse_public_key(data.decode("utf-8"), str(path))
+    except (KeyFileError, UnicodeDecodeError):
+        return None
 
 
 # --- public keys -----------------------------------------------------------------------------
