@@ -354,7 +354,10 @@ def resolve_phase(campaign: Campaign, phase: PhaseSpec, state: State | None,
     rng = dice.Rng.for_record(campaign.id, phase.id, s_k, t_k, mix)
     nmr = sorted(set(phase.actors) - set(accepted))
     for player, order in sorted(accepted.items()):
-        problems = validate_orders(ruleset, state, phase, player, order.orders)
+        # Foreseen problems are refused at submit only: resolution skips such an order and
+        # says so, the same under every version of the submit checks (Problem.foreseen).
+        problems = [p for p in validate_orders(ruleset, state, phase, player, order.orders)
+                    if not p.foreseen]
         if problems:
             raise IllegalOrderError(problems, f"orders of {player} for {phase.id}")
     if phase.id == JOIN_PHASE:

@@ -28,6 +28,11 @@ class Problem:
     where: str
     message: str
     hint: str = ""
+    #: The rules' resolution would skip this order (and say so in an event): refused at
+    #: submit, so that a typo never costs a turn, but no reason to refuse adjudicating an
+    #: order that an earlier version of pbem accepted (an open phase after an upgrade, the
+    #: audit of an older ledger). Shape, type and name problems are never foreseen.
+    foreseen: bool = False
 
     def __str__(self) -> str:
         text = f"{self.where}: {self.message}" if self.where else self.message

@@ -87,7 +87,10 @@ def test_forgotten_1_apollo_player_barred_from_buying() -> None:
     st["hands"]["ann"]["heroes"] = ["achilles"]
     found = problems_of("apollo", {"actions": [{"do": "sacrifice", "hero": "achilles"}]}, st)
     assert any("sacrifice Heroes" in p for p in found)
-    assert problems_of("zeus", {"actions": [{"do": "buy", "slot": 1}]}) == []
+    # Zeus may buy; on this blank state only the empty slot is refused, at submit (issue 12).
+    assert problems_of("zeus", {"actions": [{"do": "buy", "slot": 1}]}) == [
+        "[orders] actions[0]: action 1 (buy) would be skipped when your turn runs: slot 1 is "
+        "empty"]
     assert any("Cycle 7.3" in p for p in problems_of(
         "zeus", {"actions": [{"do": "prosperity", "territory": "naxos"}]}))
 

@@ -126,8 +126,18 @@ class Conformance(Ruleset):
                              title=f"Round {r}: {active} sails")
         return PhaseSpec(pid, step, (), title=f"Round {r}: omens")
 
+    @staticmethod
+    def normalised(orders: Orders) -> Orders:
+        """``orders`` as :meth:`validate` and :meth:`resolve` both read them: the forecast's
+        word in any case and with blanks around it (issue 12: names are typed by people)."""
+        forecast = orders.get("forecast")
+        if isinstance(forecast, str):
+            return {**orders, "forecast": forecast.strip().casefold()}
+        return orders
+
     def validate(self, state: State, phase: PhaseSpec, player: str,
                  orders: Orders) -> list[Problem]:
+        orders = self.normalised(orders)
         problems: list[Problem] = []
         if phase.kind == "pledge":
             _unknown(orders, ("pledge",), problems)
@@ -149,6 +159,7 @@ class Conformance(Ruleset):
 
     def resolve(self, state: State, phase: PhaseSpec, orders: Mapping[str, Orders],
                 rng: Rng) -> Outcome:
+        orders = {p: self.normalised(o) for p, o in orders.items()}
         r = state["round"]
         events: list[Event] = []
         private: dict[str, list[Event]] = {}

@@ -49,12 +49,14 @@ The whole vocabulary, every field and every interpretation: ``docs/games/cyclade
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
-from pbem.core.dice import Rng
+from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem, ProblemsError
-from pbem.games.cyclades import battle, creatures, effects, metropolis, warfare
+from pbem.games.cyclades import battle, creatures, effects, metropolis, names, warfare
 from pbem.games.cyclades.components import GOD_ABOVE, Components
 from pbem.games.cyclades.cycle import islands_of
 from pbem.games.cyclades.maps import Board
@@ -174,9 +176,8 @@ class _Checker:
     def ident(self, where: str, kind: str, value: object) -> None:
         known = self.ids(kind)
         if not isinstance(value, str) or value not in known:
-            sample = ", ".join(sorted(known)[:8])
             self.add(where, f"{value!r} is not a {kind.replace('_', ' ')} id",
-                     f"use one of {sample}" + (", ..." if len(known) > 8 else ""))
+                     names.choices(value, known))
 
     def target(self, where: str, raw: object) -> None:
         if not isinstance(raw, Mapping):
@@ -249,6 +250,12 @@ def validate_act(c: Components, board: Board, state: State, god: str, player: st
             try:
                 if key.endswith("retreat"):
                     battle.parse_retreat(attack[key], f"[orders.attack] {key}")
+                    known = sorted(board.seas if key == "sea_retreat" else board.territories)
+                    to = attack[key].get("to") if isinstance(attack[key], Mapping) else None
+                    for j, place in enumerate(to if isinstance(to, list) else []):
+                        if isinstance(place, str) and place not in known:
+                            ck.add(f"[orders.attack] {key} to[{j}]", f"{place!r} is not a "
+                                   "place of this board", names.choices(place, known))
                 else:
                     battle.parse_casualty_order(attack[key], f"[orders.attack] {key}",
                                                 sea=key.startswith("sea"))
@@ -288,6 +295,13 @@ def validate_act(c: Components, board: Board, state: State, god: str, player: st
         prosperity += kind == "prosperity"
     if prosperity > 1:
         ck.add("[orders] actions", "only one prosperity marker is placed (Cycle 7.3)")
+    if prosperity and god == APOLLO and int(state["supply"].get("prosperity", 0)) < 1:
+        ck.problems.append(Problem(
+            "[orders] actions", "no prosperity marker is left in the supply (Forgotten 7)",
+            "leave the prosperity action out", foreseen=True))
+    if not ck.problems and god != APOLLO:
+        # Issue 12: what the turn would skip, decided now wherever nothing unknown comes first.
+        ck.problems += rehearsal_problems(c, board, state, god, player, orders)
     return ck.problems
 
 
@@ -458,54 +472,188 @@ def resolve_act(c: Components, board: Board, state: State, god: str, pillar: str
                 orders: Mapping[str, Any], rng: Rng
                 ) -> tuple[list[Event], dict[str, list[Event]]]:
     """Play the turn of ``pillar`` with ``god`` (Cycle 8.2-8.5); (public, private events)."""
-    player = player_of(state, pillar)
-    attack = orders.get("attack", {})
-    t = Turn(c, board, state, player, god, pillar, rng,
-             attack=attack if isinstance(attack, Mapping) else {},
-             metropolis_pref=_strings(orders.get("metropolis")),
-             special_pref=_strings(orders.get("special_metropolis")))
-    t.say("act", "Cycle 8.1", f"{player} acts with {c.god(god).name}.", player=player,
-          god=god, pillar=pillar)
-    if player in state["eliminated"]:
-        t.say("skipped", "Forgotten 6", f"{player} is eliminated and does not act.",
-              player=player)
-    else:
-        creatures.expire_figures(t, _strings(orders.get("keep")))
-        free = orders.get("free")
-        free_recruit(t, free if isinstance(free, Mapping) else None)
-        metropolis.check_metropolis(t)
-        actions = orders.get("actions", [])
-        for i, raw in enumerate(actions if isinstance(actions, list) else []):
-            kind = raw.get("do", "?") if isinstance(raw, Mapping) else "?"
-            if t.over:
-                reason = "the game is over (Victory 2)"
-            else:
-                try:
-                    reason = run_action(t, raw) if isinstance(raw, Mapping) else "not a table"
-                except (KeyError, TypeError, ValueError) as exc:  # malformed, never fatal
-                    reason = f"malformed action ({exc})"
-            if reason:
-                t.say("skipped", "Cycle 8.4", f"{player}'s action {i + 1} ({kind}) is skipped: "
-                      f"{reason}.", player=player, index=i, do=kind, reason=reason)
-            metropolis.check_metropolis(t)
+    t = _turn(c, board, state, god, pillar, orders, rng)
+    _play(t, orders)
     state["acting"]["finished"].append(pillar)  # Cycle 8.5
     return t.public, t.private
 
 
-def free_recruit(t: Turn, place: Mapping[str, Any] | None) -> None:
-    """Cycle 8.3: the god's free recruit, given (and placed) before any other action."""
+def _turn(c: Components, board: Board, state: State, god: str, pillar: str,
+          orders: Mapping[str, Any], rng: Rng) -> Turn:
+    attack = orders.get("attack", {})
+    return Turn(c, board, state, player_of(state, pillar), god, pillar, rng,
+                attack=attack if isinstance(attack, Mapping) else {},
+                metropolis_pref=_strings(orders.get("metropolis")),
+                special_pref=_strings(orders.get("special_metropolis")))
+
+
+#: Called by :func:`_play` after the free recruit (index -1, why its chosen place failed)
+#: and after each action (its index and kind, why it was skipped; "" when done).
+Watch = Callable[[int, str, str], None]
+
+
+def _play(t: Turn, orders: Mapping[str, Any], watch: Watch | None = None) -> None:
+    """Cycle 8.1-8.4 for the turn ``t``: the figures' expiry, the free recruit, the actions."""
+    player = t.player
+    t.say("act", "Cycle 8.1", f"{player} acts with {t.c.god(t.god).name}.", player=player,
+          god=t.god, pillar=t.pillar)
+    if player in t.state["eliminated"]:
+        t.say("skipped", "Forgotten 6", f"{player} is eliminated and does not act.",
+              player=player)
+        return
+    creatures.expire_figures(t, _strings(orders.get("keep")))
+    free = orders.get("free")
+    missed = free_recruit(t, free if isinstance(free, Mapping) else None)
+    metropolis.check_metropolis(t)
+    if watch is not None:
+        watch(-1, "free", missed)
+    actions = orders.get("actions", [])
+    for i, raw in enumerate(actions if isinstance(actions, list) else []):
+        kind = raw.get("do", "?") if isinstance(raw, Mapping) else "?"
+        if t.over:
+            reason = "the game is over (Victory 2)"
+        else:
+            try:
+                reason = run_action(t, raw) if isinstance(raw, Mapping) else "not a table"
+            except (KeyError, TypeError, ValueError) as exc:  # malformed, never fatal
+                reason = f"malformed action ({exc})"
+        if reason:
+            t.say("skipped", "Cycle 8.4", f"{player}'s action {i + 1} ({kind}) is skipped: "
+                  f"{reason}.", player=player, index=i, do=kind, reason=reason)
+        metropolis.check_metropolis(t)
+        if watch is not None:
+            watch(i, str(kind), reason)
+
+
+# --- rehearsal: what can be known at submit (issue 12) ----------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One part of an act form as a rehearsal on a copy of the state played it."""
+
+    where: str     # "[orders] free" or "[orders] actions[i]"
+    label: str     # "the free recruit", "action 2 (move)"
+    reason: str    # why it was skipped in the rehearsal ("" when done)
+    waits: str     # what came first whose outcome is unknown at submit ("" if nothing)
+
+
+def _secrets(t: Turn) -> tuple[Any, ...]:
+    """What a player cannot know before the turn runs, as it stands: the dice and sealed draws
+    made, the sealed piles, and the gold of every other player behind their screen."""
+    s = t.state
+    others = tuple(sorted((p, g) for p, g in s["gold"].items() if p != t.player))
+    return (len(t.rng.public.draws), len(t.rng.sealed.draws),
+            tuple(s["creature_track"]["deck"]), tuple(s["favors"]["deck"]),
+            tuple(s["favors"].get("items", ())), tuple(s["gods"]["bag"]), others)
+
+
+def _unknowable(t: Turn, before: tuple[Any, ...], after: tuple[Any, ...]) -> str:
+    if after[0] != before[0]:
+        return "dice"
+    if after[1:6] != before[1:6]:
+        return "a card drawn from a sealed pile"
+    return "gold taken from another player (hidden behind the screen)"
+
+
+def _pillar_acting(state: State, god: str, player: str) -> str:
+    """The pillar that acts with ``god`` now (the acting queue's), else the player's first."""
+    acting = state.get("acting") or {}
+    queue, index = acting.get("queue") or [], int(acting.get("index", 0) or 0)
+    if 0 <= index < len(queue) and queue[index][0] == god:
+        return str(queue[index][1])
+    mine = sorted(p for p, who in state["pillars"].items() if who == player)
+    return mine[0] if mine else player
+
+
+def rehearse(c: Components, board: Board, state: State, god: str, player: str,
+             orders: Mapping[str, Any]) -> list[Step]:
+    """Play ``player``'s act form on a copy of ``state`` with stand-in dice, and say for its
+    free recruit and each action whether it would be done and, if its outcome cannot be known
+    at submit, what it waits on: anything after the first action that rolls dice (a battle),
+    draws from a sealed pile (Zeus's swap, a reshuffle), moves another player's hidden gold, or
+    ends the game. Everything before that point runs at adjudication exactly as rehearsed: the
+    act phase has one actor and the state does not change while it is open."""
+    pillar = _pillar_acting(state, god, player)
+    copied = copy.deepcopy(state)
+    rng = Rng(Stream(b"rehearsal/public"), Stream(b"rehearsal/sealed"))
+    t = _turn(c, board, copied, god, pillar, orders, rng)
+    steps: list[Step] = []
+    waits = ""
+    before = _secrets(t)
+
+    def watch(i: int, kind: str, reason: str) -> None:
+        nonlocal waits, before
+        label = "the free recruit" if i < 0 else f"action {i + 1} ({kind})"
+        where = "[orders] free" if i < 0 else f"[orders] actions[{i}]"
+        after = _secrets(t)
+        # Skipped after drawing or rolling itself (a stand-in state's unknown card): unknown.
+        own = f"{_unknowable(t, before, after)} in {label}" if after != before else ""
+        steps.append(Step(where, label, reason, waits or (own if reason else "")))
+        if not waits and after != before:
+            waits = f"{_unknowable(t, before, after)} in {label}"
+        elif not waits and t.over:
+            waits = f"the end of the game in {label} (Victory 2)"
+        before = after
+
+    try:
+        _play(t, orders, watch)
+    except Exception as exc:  # never fatal at submit; resolve says the rest
+        done = len(steps)
+        actions = orders.get("actions", [])
+        for i in range(max(0, done - 1), len(actions) if isinstance(actions, list) else 0):
+            steps.append(Step(f"[orders] actions[{i}]", f"action {i + 1}", "",
+                              waits or f"a rule the rehearsal could not play ({exc})"))
+    return steps
+
+
+def rehearsal_problems(c: Components, board: Board, state: State, god: str, player: str,
+                       orders: Mapping[str, Any]) -> list[Problem]:
+    """The parts of the form that would certainly be skipped when the turn runs."""
+    out: list[Problem] = []
+    given_free = isinstance(orders.get("free"), Mapping)
+    for step in rehearse(c, board, state, god, player, orders):
+        if not step.reason or step.waits or (step.label == "the free recruit" and
+                                            not given_free):
+            continue
+        later = step.where != "[orders] free" and step.where != "[orders] actions[0]"
+        out.append(Problem(step.where, f"{step.label} would be skipped when your turn runs: "
+                           f"{step.reason}", "change or remove it" + (
+                               "; it was checked after your earlier actions, as they would "
+                               "leave your gold and pieces" if later else ""),
+                           foreseen=True))
+    return out
+
+
+def provisional_act(c: Components, board: Board, state: State, god: str, player: str,
+                    orders: Mapping[str, Any]) -> list[Problem]:
+    """The actions whose outcome waits on something unknown at submit (see :func:`rehearse`)."""
+    if god == APOLLO:
+        return []
+    try:
+        steps = rehearse(c, board, state, god, player, orders)
+    except Exception:  # provisional must never raise
+        return []
+    return [Problem(s.where, f"{s.label} comes after {s.waits}; whether it can be done is "
+                    "decided only then") for s in steps if s.waits]
+
+
+def free_recruit(t: Turn, place: Mapping[str, Any] | None) -> str:
+    """Cycle 8.3: the god's free recruit, given (and placed) before any other action. Returns
+    why it could not go to the place ``place`` names ("" if it went there, or none given)."""
     god = t.c.god(t.god)
     if god.recruit is None:
-        return
+        return ""
     count = god.recruit.free_count(_on_top(t.state, t.god))
     if not count:
         if god.recruit.free:
             t.say("no_free_recruit", "Cycle 8.3", f"{god.name} gives no free recruit below the "
                   "top slot of the track.", player=t.player)
-        return
+        return ""
     default = default_free_place(t.c, t.board, t.state, t.god, t.player)
     chosen = dict(place) if place else default
     reason = recruit(t, count, chosen, free=True)
+    missed = reason if place else ""
     if reason and chosen != default and default:
         t.say("free_recruit_moved", "Cycle 8.3", f"The free recruit cannot go to "
               f"{_place_text(chosen)} ({reason}); it goes to {_place_text(default)}.",
@@ -516,6 +664,7 @@ def free_recruit(t: Turn, place: Mapping[str, Any] | None) -> None:
         t.recruited += count
         t.say("skipped", "Cycle 8.3", f"{t.player}'s free recruit is lost: {reason}.",
               player=t.player, reason=reason)
+    return missed
 
 
 def _place_text(place: Mapping[str, Any]) -> str:

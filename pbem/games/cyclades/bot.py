@@ -14,12 +14,14 @@ soak exercises too. Everything it chooses comes from ``view`` and the public dat
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.core.dice import Stream
 from pbem.core.ruleset import PhaseSpec
+from pbem.games.cyclades import actions as actions_mod
 from pbem.games.cyclades import bidding
 from pbem.games.cyclades.components import GOD_ABOVE, Components, Effect
 from pbem.games.cyclades.maps import Board, load_board
@@ -50,8 +52,52 @@ def orders(c: Components, view: Mapping[str, Any], phase: PhaseSpec, player: str
         return _bid(c, view, player, rng)
     if phase.kind == "act":
         god = phase.id.rsplit(".", 1)[1]
-        return _Act(c, board, view, god, player, rng).orders()
+        return doable(c, board, view, god, player, _Act(c, board, view, god, player,
+                                                        rng).orders())
     return {}  # deploy and upkeep: the documented defaults are sensible plays
+
+
+def _state_from_view(view: Mapping[str, Any]) -> dict[str, Any]:
+    """A stand-in state with what ``view`` hides filled in: the other players' gold as 0, each
+    sealed pile as as many unknown cards as it holds. A rehearsal on it agrees with one on the
+    real state up to the first thing it cannot know (``actions.rehearse`` stops deciding
+    there): it is what the player can work out for themselves."""
+    state = copy.deepcopy(dict(view))
+    state["gold"] = {p: int(view.get("gold", {}).get(p, 0)) for p in view["game"]["players"]}
+    track = state["creature_track"]
+    track["deck"] = [f"unknown-{i}" for i in range(int(track.pop("deck_size", 0)))]
+    favors = state["favors"]
+    favors["deck"] = [f"unknown-{i}" for i in range(int(favors.pop("deck_size", 0)))]
+    favors.setdefault("items", [])
+    state["gods"] = {**state["gods"], "bag": [f"unknown-{i}" for i in range(
+        int(state["gods"].pop("bag_size", 0)))]}
+    state.setdefault("standing", {})
+    return state
+
+
+def doable(c: Components, board: Board, view: Mapping[str, Any], god: str, player: str,
+           chosen: Orders) -> Orders:
+    """``chosen`` without the actions (and free recruit place) that the rules would certainly
+    skip, as validation finds them at submit (issue 12): a bot's orders are always accepted."""
+    if god == bidding.APOLLO:
+        if int(view["supply"].get("prosperity", 0)) < 1:
+            return {}
+        return chosen
+    state = _state_from_view(view)
+    out = copy.deepcopy(chosen)
+    for _ in range(len(out.get("actions", [])) + 2):
+        problems = actions_mod.rehearsal_problems(c, board, state, god, player, out)
+        if not problems:
+            break
+        where = problems[0].where
+        if where == "[orders] free":
+            out.pop("free", None)
+            continue
+        index = int(where.rsplit("[", 1)[1].rstrip("]"))
+        del out["actions"][index]
+        if not out["actions"]:
+            del out["actions"]
+    return out
 
 
 def _have(view: Mapping[str, Any], player: str) -> set[str]:

@@ -24,7 +24,17 @@ from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem, ProblemsError
 from pbem.core.resources import order_form_text
 from pbem.core.ruleset import REVEAL_GAME, OptionSpec, Orders, Outcome, PhaseSpec, Ruleset
-from pbem.games.cyclades import actions, battle, bidding, cycle, report, setup, victory, views
+from pbem.games.cyclades import (
+    actions,
+    battle,
+    bidding,
+    cycle,
+    names,
+    report,
+    setup,
+    victory,
+    views,
+)
 from pbem.games.cyclades import bot as bot_mod
 from pbem.games.cyclades.components import Components, load
 from pbem.games.cyclades.maps import Board, load_board
@@ -54,16 +64,28 @@ def _apollo_keep_problems(state: State, player: str, raw: object) -> list[Proble
         return [Problem(where, "must be a list of figure names",
                         f"write apollo_keep = [] or name some of: {', '.join(mine) or 'none'}")]
     return [Problem(where, f"{f!r} is not a creature figure of yours on the board",
-                    f"name one of: {', '.join(mine) or 'none (leave the list empty)'}")
+                    names.choices(f, mine) if mine else "leave the list empty")
             for f in raw if f not in mine]
+
+
+def retreat_place_problems(board: Board, raw: object, where: str, sea: bool) -> list[Problem]:
+    """Battle 2: the ``to`` list of a retreat standing order names territories (``sea``:
+    sea spaces) of this board; each unknown name is a problem with the valid choices."""
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("to"), list):
+        return []
+    known = sorted(board.seas if sea else board.territories)
+    return [Problem(f"{where} to[{i}]", f"{place!r} is not a "
+                    + ("sea space" if sea else "territory") + " of this board",
+                    names.choices(place, known))
+            for i, place in enumerate(raw["to"]) if isinstance(place, str) and place not in known]
 
 
 def board_of(state: State) -> Board:
     return load_board(state["game"]["board"], len(state["game"]["players"]))
 
 
-def parse_defend(raw: object, where: str = "[orders.defend]") -> tuple[dict[str, Any],
-                                                                        list[Problem]]:
+def parse_defend(raw: object, where: str = "[orders.defend]", board: Board | None = None
+                 ) -> tuple[dict[str, Any], list[Problem]]:
     """The standing orders for battles a player defends, as plain data, and every problem."""
     problems: list[Problem] = []
     out: dict[str, Any] = {}
@@ -82,6 +104,9 @@ def parse_defend(raw: object, where: str = "[orders.defend]") -> tuple[dict[str,
                 out[key] = battle.parse_retreat(raw[key], f"{where} {key}").as_dict()
             except ProblemsError as exc:
                 problems += exc.problems
+            if board is not None:
+                problems += retreat_place_problems(board, raw[key], f"{where} {key}",
+                                                   key == "sea_retreat")
     for key, sea in (("casualties", False), ("sea_casualties", True)):
         if key in raw:
             try:
@@ -157,19 +182,32 @@ class Cyclades(Ruleset):
                          active=pillar, title=f"Cycle {n}: {self.c.god(god).name} acts "
                          "(Cycle 8)")
 
+    def normalised(self, state: State, orders: Orders) -> Orders:
+        """``orders`` with every name written as the game's id (case and blanks ignored,
+        ``names.normalise``): what both :meth:`validate` and :meth:`resolve` read."""
+        out = names.normalise(self.c, board_of(state), state["game"]["players"], orders)
+        return out if isinstance(out, dict) else {}
+
     def validate(self, state: State, phase: PhaseSpec, player: str,
                  orders: Orders) -> list[Problem]:
         c = self.c
+        orders = self.normalised(state, orders)
         if phase.kind == "bid":
             problems = [Problem(f"[orders] {k}", f"unknown key {k!r}",
                                 "a bid form has bids, apollo_keep and [orders.defend]")
                         for k in orders if k not in ("bids", "defend", "apollo_keep")]
             problems += _apollo_keep_problems(state, player, orders.get("apollo_keep", []))
             gods = [*state["gods"]["track"], bidding.APOLLO]
-            problems += bidding.validate_bids(
-                orders.get("bids", []), gods=gods, gold=state["gold"][player],
-                priests=state["hands"][player]["priest"], two_player=state["game"]["two_player"])
-            problems += parse_defend(orders.get("defend"))[1]
+            bids = orders.get("bids", [])
+            if isinstance(bids, list):
+                problems += bidding.validate_bids(
+                    bids, gods=gods, gold=state["gold"][player],
+                    priests=state["hands"][player]["priest"],
+                    two_player=state["game"]["two_player"])
+            else:
+                problems.append(Problem("[orders] bids", "must be a list of tables",
+                                        'bids = [{god = "zeus", offer = 3}]'))
+            problems += parse_defend(orders.get("defend"), board=board_of(state))[1]
             return problems
         board = board_of(state)
         if phase.kind == "deploy":
@@ -179,6 +217,19 @@ class Cyclades(Ruleset):
             return cycle.validate_upkeep(c, state, player, orders)
         god = state["acting"]["queue"][state["acting"]["index"]][0]
         return actions.validate_act(c, board, state, god, player, orders)
+
+    def provisional(self, state: State, phase: PhaseSpec, player: str,
+                    orders: Orders) -> list[Problem]:
+        """What is checked again when the turn runs: only actions of an ``act`` form that
+        come after something whose outcome cannot be known at submit (a battle's dice, a card
+        drawn from a sealed deck, gold taken from another player, the end of the game), named
+        with what they wait for (``actions.provisional_act``). Bids, deployments and upkeep
+        never wait: only their owner acts on what they use, and validate decides them all."""
+        if phase.kind != "act":
+            return []
+        orders = self.normalised(state, orders)
+        god = state["acting"]["queue"][state["acting"]["index"]][0]
+        return actions.provisional_act(self.c, board_of(state), state, god, player, orders)
 
     def default_orders(self, state: State, phase: PhaseSpec, player: str) -> Orders:
         """NMR: no bids (Apollo; in the setup bid a forced cheapest god), the default
@@ -193,6 +244,7 @@ class Cyclades(Ruleset):
                 rng: Rng) -> Outcome:
         c, board = self.c, board_of(state)
         private: dict[str, list[Event]] = {}
+        orders = {p: self.normalised(state, o) for p, o in orders.items()}
         if phase.kind == "bid":
             lists = {p: bidding.parse_bids(o.get("bids", []), gods=[
                 *state["gods"]["track"], bidding.APOLLO], gold=state["gold"][p],

@@ -75,7 +75,7 @@ from typing import Any, Final
 
 from pbem.core.dice import Rng
 from pbem.core.errors import Problem
-from pbem.games.cyclades import bidding, cycle
+from pbem.games.cyclades import bidding, cycle, names
 from pbem.games.cyclades.components import BUILDING_OF_GOD_ABOVE, GOD_ABOVE, MODULES, Components
 from pbem.games.cyclades.maps import Board
 from pbem.games.cyclades.state import (
@@ -502,10 +502,39 @@ def _read(ctx: _Ctx, orders: Mapping[str, Any]) -> tuple[Plan, set[str], list[Pr
         elif mon:
             problems.append(Problem("[orders] monument", "must be {monument = \"...\", "
                                     "territory = \"...\"}", "name the Monument and where"))
+    problems += _unknown_names(ctx, plan)
     given = {k for k, v in (("land", plan.troops or plan.titans), ("fleets", plan.fleets),
                             ("buildings", plan.buildings), ("prosperity", plan.prosperity),
                             ("monument", plan.monument)) if v}
     return plan, given, problems
+
+
+def _unknown_names(ctx: _Ctx, plan: Plan) -> list[Problem]:
+    """Every name of ``plan`` that is no territory, sea, building or Monument of the game (the
+    form was normalised first, so case and blanks are already forgiven), with the choices."""
+    territories, seas = sorted(ctx.board.territories), sorted(ctx.board.seas)
+    out: list[Problem] = []
+
+    def check(where: str, value: str, known: Sequence[str], what: str) -> None:
+        if value not in known:
+            out.append(Problem(where, f"{value!r} is not {what} of this board",
+                               names.choices(value, known)))
+
+    for key, entries in (("troops", plan.troops), ("titans", plan.titans)):
+        for i, (tid, _) in enumerate(entries):
+            check(f"[orders] {key}[{i}].territory", tid, territories, "a territory")
+    for i, (sea, _) in enumerate(plan.fleets):
+        check(f"[orders] fleets[{i}].sea", sea, seas, "a sea space")
+    for i, (b, tid) in enumerate(plan.buildings):
+        check(f"[orders] buildings[{i}].building", b, sorted(ctx.c.buildings), "a building")
+        check(f"[orders] buildings[{i}].territory", tid, territories, "a territory")
+    if plan.prosperity:
+        check("[orders] prosperity", plan.prosperity, territories, "a territory")
+    if plan.monument is not None:
+        check("[orders] monument.monument", plan.monument[0], sorted(ctx.c.monuments),
+              "a Monument")
+        check("[orders] monument.territory", plan.monument[1], territories, "a territory")
+    return out
 
 
 # --- defaults -----------------------------------------------------------------------------------
