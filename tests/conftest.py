@@ -7,7 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -193,3 +193,44 @@ def ssh_keygen() -> str:
     if path is None:
         pytest.fail("ssh-keygen (openssh-client) is required; .ci/run installs it")
     return path
+
+
+# --- the one browser of the test session -------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Headless, as root in a container, with no network: nothing may reach out on its own.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+#: Every test that uses ``browser`` carries this mark: with ``pytest -n`` (pytest-xdist,
+#: ``--dist loadgroup`` in the README's command) they all run on one worker, which starts
+#: Chromium once.
+in_browser = pytest.mark.xdist_group("chromium")
+
+
+def browser_or_skip() -> Any:
+    """playwright's sync API, or a skip (a failure when PBEM_REQUIRE_BROWSER=1)."""
+    missing = ""
+    if not CHROMIUM.is_file():
+        missing = f"{CHROMIUM} is missing (Debian package chromium; .ci/run installs it)"
+    try:
+        from playwright import sync_api
+    except ImportError:
+        missing = missing or "the playwright package is missing (pip install -e '.[test]')"
+    if missing:
+        if os.environ.get("PBEM_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"PBEM_REQUIRE_BROWSER=1 but {missing}")
+        pytest.skip(missing)
+    return sync_api
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by playwright (never a downloaded browser); one
+    per test session (per xdist worker), each test in a context of its own."""
+    sync_api = browser_or_skip()
+    with sync_api.sync_playwright() as pw:
+        # playwright gives the browser a new, empty profile (--user-data-dir) of its own.
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

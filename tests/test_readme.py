@@ -24,7 +24,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 INSTALL = ("python3 -m venv .venv && . .venv/bin/activate && pip install . && "
            "pbem demo mythology --players 4")
 TESTS = ("python3 -m venv .venv && . .venv/bin/activate && pip install -q -e '.[test]' && "
-         "pytest -q -p no:cacheprovider")
+         "pytest -q -p no:cacheprovider -n auto --dist loadgroup")
 
 
 def sh_blocks(text: str) -> list[list[str]]:
@@ -43,6 +43,9 @@ def sh_blocks(text: str) -> list[list[str]]:
 def test_the_first_two_lines_stay_as_they_are() -> None:
     first = sh_blocks(README.read_text())[0]
     assert first[:2] == [INSTALL, TESTS]
+    # CI runs the README's test command word for word.
+    ci = (README.parent / ".ci" / "run").read_text()
+    assert TESTS in ci.splitlines()
 
 
 def test_every_shell_line_of_the_readme_runs(tmp_path: Path, server: Any) -> None:  # noqa: F811

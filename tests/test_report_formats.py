@@ -33,6 +33,7 @@ from pbem import games
 from pbem.core import armor, deadlines, demo, engine, escape, keys, ledger, report
 from pbem.core.campaign import Campaign, open_campaign
 from pbem.core.signing import sign_text
+from tests.conftest import in_browser
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "reports"
@@ -475,23 +476,15 @@ def test_pbem_report_html_from_the_command_line(played: dict[str, Played]) -> No
     assert "'pdf' is not available; choose txt, md, bbcode, html" in bad.stderr
 
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
-
-
 @pytest.mark.slow
+@in_browser
 def test_the_html_report_on_a_phone_in_chromium(played: dict[str, Played], copies: Path,
-                                                 tmp_path: Path) -> None:
+                                                 tmp_path: Path, browser: Any) -> None:
     """Debian's Chromium (headless, driven by playwright; never a downloaded browser) at a
     phone's width: no error, nothing requested, the page does not scroll sideways (only the
     board's own frame does), the board has a real size, and the order form's text as the
     browser gives it to the clipboard is the form (all but the selection's last line break,
     which the order block does not contain)."""
-    from tests.test_site_browser import _browser_or_skip
-
-    sync_api = _browser_or_skip()
     d = played["mythology"]
     seq = DEMOS["mythology"][1]
     c = d.at(seq, copies)
@@ -499,32 +492,30 @@ def test_the_html_report_on_a_phone_in_chromium(played: dict[str, Played], copie
     form = report.context(c, seq, player, fixed)["form"]
     page_file = tmp_path / "report.html"
     page_file.write_text(report.render(c, seq, player, "html", fresh=fixed))
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 390, "height": 844},
-                                          device_scale_factor=2, is_mobile=True)
-            requests: list[str] = []
-            errors: list[str] = []
-            context.route("**/*", lambda route: (requests.append(route.request.url),  # type: ignore[func-returns-value]
-                                                 route.continue_() if route.request.url
-                                                 .startswith("file:") else route.abort()))
-            tab = context.new_page()
-            tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            tab.on("pageerror", lambda e: errors.append(str(e)))
-            tab.goto(page_file.as_uri())
-            assert errors == [] and requests == [page_file.as_uri()]
-            assert tab.evaluate("document.documentElement.scrollWidth") <= 390
-            box = tab.locator("svg.board").bounding_box()
-            assert box is not None and box["width"] > 300 and box["height"] > 150
-            copied = tab.evaluate("window.getSelection().selectAllChildren("
-                                  "document.querySelector('pre.form')) ||"
-                                  " window.getSelection().toString()")
-            # A selection leaves out the last line break; the text itself is the form.
-            assert copied == form.rstrip("\n")
-            assert tab.evaluate("document.querySelector('pre.form').textContent") == form
-            assert [armor.normalise(b.body) for b in armor.extract(copied)] == [
-                armor.normalise(b.body) for b in armor.extract(form)]
-            tab.screenshot(path=str(tmp_path / "phone.png"), full_page=False)
-        finally:
-            browser.close()
+    context = browser.new_context(viewport={"width": 390, "height": 844},
+                                  device_scale_factor=2, is_mobile=True)
+    try:
+        requests: list[str] = []
+        errors: list[str] = []
+        context.route("**/*", lambda route: (requests.append(route.request.url),  # type: ignore[func-returns-value]
+                                             route.continue_() if route.request.url
+                                             .startswith("file:") else route.abort()))
+        tab = context.new_page()
+        tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        tab.goto(page_file.as_uri())
+        assert errors == [] and requests == [page_file.as_uri()]
+        assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+        box = tab.locator("svg.board").bounding_box()
+        assert box is not None and box["width"] > 300 and box["height"] > 150
+        copied = tab.evaluate("window.getSelection().selectAllChildren("
+                              "document.querySelector('pre.form')) ||"
+                              " window.getSelection().toString()")
+        # A selection leaves out the last line break; the text itself is the form.
+        assert copied == form.rstrip("\n")
+        assert tab.evaluate("document.querySelector('pre.form').textContent") == form
+        assert [armor.normalise(b.body) for b in armor.extract(copied)] == [
+            armor.normalise(b.body) for b in armor.extract(form)]
+        tab.screenshot(path=str(tmp_path / "phone.png"), full_page=False)
+    finally:
+        context.close()

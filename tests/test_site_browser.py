@@ -12,8 +12,6 @@ instead of skipping it).
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urlparse
@@ -24,30 +22,11 @@ from pbem import games
 from pbem.channels import site
 from pbem.core import demo
 from pbem.core.campaign import open_campaign
+from tests.conftest import in_browser
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, in_browser]
 
-CHROMIUM = Path("/usr/bin/chromium")
-# Headless, as root in a container, with no network: nothing may reach out on its own.
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 RECORD = 12  # mid turn 2 of Mythology: the board is full of pieces
-
-
-def _browser_or_skip() -> Any:
-    """playwright's sync API, or a skip (a failure when PBEM_REQUIRE_BROWSER=1)."""
-    missing = ""
-    if not CHROMIUM.is_file():
-        missing = f"{CHROMIUM} is missing (Debian package chromium; .ci/run installs it)"
-    try:
-        from playwright import sync_api
-    except ImportError:
-        missing = missing or "the playwright package is missing (pip install -e '.[test]')"
-    if missing:
-        if os.environ.get("PBEM_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"PBEM_REQUIRE_BROWSER=1 but {missing}")
-        pytest.skip(missing)
-    return sync_api
 
 
 @pytest.fixture(scope="module")
@@ -60,16 +39,6 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = site.build(open_campaign(root / "campaign", games.get), out)
     assert result.gazette and result.audit.passed
     return out
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = _browser_or_skip()
-    with sync_api.sync_playwright() as pw:
-        # playwright gives the browser a new, empty profile (--user-data-dir) of its own.
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Watched:
