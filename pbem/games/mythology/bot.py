@@ -214,11 +214,24 @@ def _lesser_moves(c: Components, view: Mapping[str, Any], player: str,
         best = min(steps, key=lambda p: (min(_distance(c, p[-1], t) for t in targets.values()),
                                          p[-1]))
         moves.append({"unit": int(unit), "path": best})
+        fighting = {u for x in combats for u in (x["attacker"], x["defender"])}
         for hero, where in sorted(targets.items()):
-            if where == best[-1]:
-                combats.append({"attacker": int(unit), "defender": hero})
+            if where == best[-1] and hero not in fighting and not _remorseful(c, view, hero):
+                combats.append({"attacker": int(unit), "defender": hero})  # 205 K: once
                 break
     return moves
+
+
+def _remorseful(c: Components, view: Mapping[str, Any], hero: int) -> bool:
+    """214 A 3 e: Hercules, face down, neither fights nor captures."""
+    return bool(view["remorse"]) and c.heroes[hero].name == "Hercules"
+
+
+def _closed(c: Components, view: Mapping[str, Any], path: list[str]) -> list[str]:
+    """The hexes of ``path`` a god's terrain power closes to Heroes this Turn (011)."""
+    tests = {"forest": c.map.is_forest, "mountain": c.map.is_mountain, "river": c.map.is_river}
+    return [h for h in path for rule in view.get("closed", [])
+            if c.map.area_of(h) == rule["area"] and tests[rule["feature"]](h)]
 
 
 def move(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -> Orders:
@@ -245,27 +258,38 @@ def move(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -> Or
             else:
                 acts.append({"code": code})
         out["activate"] = acts
-    mine = sorted((h for h in totals if h in heroes_on and h not in view["pestilence"]),
-                  key=lambda h: (-totals[h], h))[:5]
-    attempts, combats, captures = [], [], []
+    halted = set(view.get("halted", []))
+    mine = sorted((h for h in totals if h in heroes_on and h not in view["pestilence"]
+                   and h not in halted), key=lambda h: (-totals[h], h))[:5]
+    no_attack = set(view.get("no_attack", []))  # 302 G
+    attempts: list[dict[str, Any]] = []
+    combats: list[dict[str, Any]] = []
+    captures: list[dict[str, Any]] = []
     for hero in mine:
         start = heroes_on[hero]
         ship = hero in view["ships"]
         goals = prize_hexes | set(monster_at)
         path = _path_toward(c, board, start, goals, ship, rng, f"bot/{player}/path/{hero}")
+        closed = _closed(c, view, path)
+        if closed:  # a god's terrain power (011): stop before the first closed hex
+            path = path[:path.index(closed[0])]
         attempts.append({"unit": hero, "bid": totals[hero], "path": path})
         end = path[-1] if path else start
         if ship:
             continue
+        fighting = {u for x in combats for u in (x["attacker"], x["defender"])}
         for m in monster_at.get(end, []):
+            if hero in no_attack or _remorseful(c, view, hero) or m in fighting:
+                break  # 302 G, 214 A 3 e, 205 K
             attack = c.heroes[hero].attack
             if 66 + attack >= c.monsters[m].defense and 40 + attack >= c.monsters[m].defense:
                 combats.append({"attacker": hero, "defender": m})
                 break
-        if end in prize_hexes:
+        if end in prize_hexes and not _remorseful(c, view, hero):
             captures.append({"hero": hero})
     card = view.get("facedown_card", "")
-    if card and attempts:  # 010 E 2: the god section, on the first Hero moved, if it helps
+    if card and attempts and not view.get("card_played"):
+        # 010 E 2, F: the god section, on the first Hero moved, if it helps
         effect = c.cards[int(card)].god.effect
         if effect.kind in ("movement", "ship", "protect") and effect.target in ("hero", "unit"):
             out["card"] = {"section": "god", "unit": attempts[0]["unit"]}

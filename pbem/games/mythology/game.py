@@ -18,6 +18,7 @@ from pbem.games.mythology import (
     invariants,
     logsheet,
     moving,
+    names,
     occurrences,
     prayer,
     rules,
@@ -166,12 +167,24 @@ class Mythology(Ruleset):
         if phase.kind == "place":
             problems = [Problem(f"[orders] {k}", "unknown order", "write only area = ...")
                         for k in orders if k != "area"]
-            if orders.get("area") not in self.c.map.areas:
-                problems.append(Problem("[orders] area", f"{orders.get('area')!r} is not an "
-                                        "Area", "one of " + ", ".join(_areas(self.c))))
+            if self.place_area(orders) is None:
+                problems.append(Problem("[orders] area", f"{logsheet._shown(orders.get('area'))}"
+                                        " is not an Area", "one of " + ", ".join(_areas(self.c))))
             return problems
         if phase.kind == "move":
             return moving.validate(self.c, state, player, orders)
+        return []
+
+    def place_area(self, orders: Mapping[str, Any]) -> str | None:
+        """The Area of a God Placement order, by id or printed name in any case ("Egypt")."""
+        return names.area_id(self.c, orders.get("area"))
+
+    def provisional(self, state: State, phase: PhaseSpec, player: str,
+                    orders: Orders) -> list[Problem]:
+        """A Moving Player's orders that the dice or the other gods' sealed orders may still
+        void as the phase runs (see :func:`moving.provisional`); nothing else waits."""
+        if phase.kind == "move":
+            return moving.provisional(self.c, state, player, orders)
         return []
 
     def default_orders(self, state: State, phase: PhaseSpec, player: str) -> Orders:
@@ -199,7 +212,9 @@ class Mythology(Ruleset):
             events += rules.start_placement(state, rng)
         elif phase.kind == "place":
             assert phase.active is not None
-            events = rules.place_god(state, phase.active, orders[phase.active]["area"])
+            area = self.place_area(orders[phase.active])
+            assert area is not None  # validate accepted it
+            events = rules.place_god(state, phase.active, area)
             events += rules.advance_placement(state)
         elif phase.kind == "move":
             assert phase.active is not None
@@ -466,10 +481,10 @@ class Mythology(Ruleset):
 
         board: dict[str, list[str]] = {}
         carried: dict[int, list[str]] = {}  # unit -> Helpers, then Prizes, it holds
-        for table, names in (("helpers", c.helpers), ("prizes", c.prizes)):
+        for table, named in (("helpers", c.helpers), ("prizes", c.prizes)):
             for k, y in sorted(view[table].items()):
                 if y["holder"]:
-                    carried.setdefault(y["holder"], []).append(names[k].name)
+                    carried.setdefault(y["holder"], []).append(named[k].name)
         ships = set(view["ships"])
         for table in ("heroes", "monsters"):
             for u, x in sorted(view[table].items(), key=lambda kv: int(kv[0])):

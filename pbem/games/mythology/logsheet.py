@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.core.errors import Problem
-from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS
+from pbem.games.mythology import names
+from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS, load
 from pbem.games.mythology.prayer import Offer
 
 MAX_POWER_POINTS = 10  # 007 B, 007 F
@@ -188,27 +189,31 @@ def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str
             problems.append(Problem(where, "takes exactly code and points",
                                     'write code = "E" and points = 3'))
             continue
-        if occ.get("code") not in OCCURRENCE_CODES:
-            problems.append(Problem(f"{where} code", f"{occ.get('code')!r} is not a Divine "
+        code = names.occurrence_code(occ.get("code"))
+        if code is None:
+            problems.append(Problem(f"{where} code", f"{_shown(occ.get('code'))} is not a Divine "
                                     "Occurrence code", "one of " + ", ".join(OCCURRENCE_CODES)
                                     + " (009 E 2)"))
         elif not _points(occ.get("points")):
             problems.append(Problem(f"{where} points", "must be a whole number from 1 to 10"))
         else:
-            occurrences.append(Occurrence(occ["code"], occ["points"]))
+            occurrences.append(Occurrence(code, occ["points"]))
     zeus = orders.get("zeus", 0)
     if not isinstance(zeus, int) or isinstance(zeus, bool) or not 0 <= zeus <= 10:
         problems.append(Problem("[orders] zeus", "must be a whole number from 0 to 10",
                                 "Power Points given To the Glory of Zeus (009 E 4)"))
         zeus = 0
-    card = orders.get("card", "")
-    if not isinstance(card, str) or (card and card not in hand):
-        problems.append(Problem("[orders] card", f"{card!r} is not a card in your hand",
-                                'write card = "" to place no card (010 E)'))
+    raw_card = orders.get("card", "")
+    card = names.card_id(raw_card)  # 24 is read as "24", the card id the form writes
+    if card is None or (card and card not in hand):
+        problems.append(Problem("[orders] card", f"{_shown(raw_card)} is not a card in your "
+                                "hand", "your hand: " + (", ".join(f'"{h}"' for h in hand)
+                                                         or "empty") + '; card = "" places none'))
         card = ""
-    area = orders.get("area", "")
-    if not isinstance(area, str) or (area and area not in areas):
-        problems.append(Problem("[orders] area", f"{area!r} is not an Area of the map",
+    raw_area = orders.get("area", "")
+    area = "" if raw_area == "" else area_in(raw_area, areas)
+    if area is None:
+        problems.append(Problem("[orders] area", f"{_shown(raw_area)} is not an Area of the map",
                                 'write area = "" to choose in your God Placement phase (203)'))
         area = ""
     challenges: list[ChallengeOrder] = []
@@ -223,7 +228,7 @@ def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str
             problems.append(Problem(where, "takes unit, limit and optionally min_total"))
             continue
         unit, limit, floor = ch.get("unit"), ch.get("limit"), ch.get("min_total", 0)
-        if not isinstance(unit, int) or (unit not in HERO_IDS and unit not in MONSTER_IDS):
+        if not names.is_int(unit) or (unit not in HERO_IDS and unit not in MONSTER_IDS):
             problems.append(Problem(f"{where} unit", "must be a Hero (1-32) or Monster (33-64) "
                                     "number"))
         elif not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
@@ -236,7 +241,11 @@ def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str
     uses: list[Use] = []
     for i, u in enumerate(_list(orders, "use", problems)):
         where = f"[[orders.use]] #{i + 1}"
-        what, when, unit = u.get("what"), u.get("when"), u.get("unit")
+        what, when, unit = u.get("what"), names.choice(u.get("when"), USE_MOMENTS), u.get("unit")
+        if isinstance(what, str) and what.casefold().startswith("power:"):
+            what = "power:" + (names.choice(what[6:], powers) or what[6:])
+        elif isinstance(what, str) and what.casefold() == "card":
+            what = "card"
         if set(u) - {"what", "when", "unit"}:
             problems.append(Problem(where, "takes what, when and unit"))
         elif what != "card" and not (isinstance(what, str) and what.startswith("power:")
@@ -246,7 +255,7 @@ def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str
                                     + ", ".join(f'"power:{p}"' for p in powers)))
         elif when not in USE_MOMENTS:
             problems.append(Problem(f"{where} when", "must be \"combat\" or \"challenge\""))
-        elif not isinstance(unit, int) or (unit not in HERO_IDS and unit not in MONSTER_IDS):
+        elif not names.is_int(unit) or (unit not in HERO_IDS and unit not in MONSTER_IDS):
             problems.append(Problem(f"{where} unit", "must be a Hero or Monster number"))
         elif what == "card" and not card:
             problems.append(Problem(where, "uses the face-down card, but card is empty",
@@ -257,11 +266,11 @@ def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str
     for i, x in enumerate(_list(orders, "intercept", problems)):
         where = f"[[orders.intercept]] #{i + 1}"
         unit, target = x.get("unit"), x.get("target", 0)
-        if set(x) - {"unit", "target"} or not isinstance(unit, int) or (
+        if set(x) - {"unit", "target"} or not names.is_int(unit) or (
                 unit not in HERO_IDS and unit not in MONSTER_IDS):
             problems.append(Problem(where, "takes unit (a Hero or Monster number) and target",
                                     "target = 0 for any unit"))
-        elif not isinstance(target, int) or not 0 <= target <= 64:
+        elif not names.is_int(target) or not 0 <= target <= 64:
             problems.append(Problem(f"{where} target", "must be 0 or a unit number"))
         else:
             intercepts.append(Intercept(unit, target))
@@ -278,7 +287,7 @@ def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str
             helpers, prizes = o.get("helpers", []), o.get("prizes", [])
             if set(o) - keys:
                 problems.append(Problem(where, "takes " + ", ".join(sorted(keys))))
-            elif not isinstance(hero, int) or hero not in HERO_IDS:
+            elif not names.is_int(hero) or hero not in HERO_IDS:
                 problems.append(Problem(f"{where} hero", "the Hero to protect (302 E)"))
             elif not isinstance(glory, int) or isinstance(glory, bool) or glory < 0:
                 problems.append(Problem(f"{where} glory", "Glory Points, a whole number"))
@@ -314,6 +323,19 @@ def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str
                                 f"has {MAX_POWER_POINTS} per game Turn (007 B)",
                                 "reduce some allocations"))
     return sheet, problems
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def area_in(value: Any, areas: Sequence[str]) -> str | None:
+    """One of ``areas`` named by id or printed name, any case ("Egypt"); None if none."""
+    found = names.choice(value, areas)
+    if found is None:
+        found = names.area_id(load(), value)
+    return found if found in areas else None
 
 
 def _list(orders: Mapping[str, Any], key: str, problems: list[Problem]) -> list[dict[str, Any]]:

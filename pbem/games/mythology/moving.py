@@ -9,13 +9,14 @@ standing orders of their sealed Log Sheets (209, see :mod:`logsheet`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pbem.core.dice import Rng
+from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem
-from pbem.games.mythology import cards, combat, control, movement, occurrences, zeus
+from pbem.games.mythology import cards, combat, control, movement, names, occurrences, zeus
 from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS, Components
 from pbem.games.mythology.rules import (
     GREECE,
@@ -49,6 +50,7 @@ class Attempt:
     ship: str           # "", "start" or "end" (215 F 1: begin or end its movement on a shoreline)
     leave_ship: bool    # 215 G-H
     drop: tuple[str, ...]  # 211 G
+    where: str = field(default="", compare=False)  # the order, as the player sees it
 
 
 @dataclass(frozen=True)
@@ -56,12 +58,14 @@ class CombatOrder:
     attacker: int
     defender: int
     magic: bool
+    where: str = field(default="", compare=False)  # the order, as the player sees it
 
 
 @dataclass(frozen=True)
 class Capture:
     hero: int
     remove: bool        # 216 G 2 e
+    where: str = field(default="", compare=False)  # the order, as the player sees it
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,7 @@ class Activation:
     code: str
     hex: str
     area: str = ""      # an Area next to the god's, for a god whose power reaches it (210 I)
+    where: str = field(default="", compare=False)  # the order, as the player sees it
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,7 @@ class Play:
     unit: int = 0
     area: str = ""
     gods: tuple[str, ...] = ()
+    where: str = field(default="", compare=False)  # the order, as the player sees it
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,7 @@ class LesserMove:
 
     unit: int
     path: tuple[str, ...]
+    where: str = field(default="", compare=False)  # the order, as the player sees it
 
 
 @dataclass(frozen=True)
@@ -99,18 +106,53 @@ class MoveOrders:
     lesser: tuple[LesserMove, ...] = ()
 
 
-def _int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+_int = names.is_int
 
 
 def _lesser_ids(c: Components) -> str:
     return f"{min(c.lesser)}-{max(c.lesser)}"
 
 
-def parse(c: Components, orders: Mapping[str, Any], *,
-          lesser: bool = False) -> tuple[MoveOrders, list[Problem]]:
+def _flag(t: Mapping[str, Any], key: str, where: str, problems: list[Problem]) -> bool:
+    """A true/false key of a table (absent: false)."""
+    value = t.get(key, False)
+    if not isinstance(value, bool):
+        problems.append(Problem(f"{where} {key}", "must be true or false",
+                                f"write {key} = true or leave the line out"))
+        return False
+    return value
+
+
+def _path(raw: Any, where: str, problems: list[Problem]) -> tuple[str, ...] | None:
+    """A list of hex numbers; a TOML integer is read as the hex it names (3011 is "3011")."""
+    if not isinstance(raw, list):
+        problems.append(Problem(f"{where} path", "must be a list of hex numbers",
+                                'write path = ["3011", "2911"]'))
+        return None
+    out = []
+    for step, value in enumerate(raw, start=1):
+        hex_id = names.hex_id(value)
+        if hex_id is None:
+            problems.append(Problem(f"{where} path", f"step {step}: {_shown(value)} is not a "
+                                    "hex number", 'hex numbers are strings such as "3011"'))
+            return None
+        out.append(hex_id)
+    return tuple(out)
+
+
+def _shown(value: Any) -> str:
+    """A value as the player wrote it, cut short (a fuzzer's megabyte string stays out)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def parse(c: Components, orders: Mapping[str, Any], *, lesser: bool = False,
+          powers: Sequence[str] = ()) -> tuple[MoveOrders, list[Problem]]:
     """The shape of a Moving Player's order; all problems at once. ``lesser``: Optional Rule
-    303 is in play, so ``[[orders.lesser]]`` and Lesser Evil units in combats are known."""
+    303 is in play, so ``[[orders.lesser]]`` and Lesser Evil units in combats are known;
+    ``powers``: the ids of the Moving Player's god's powers (011), matched whatever their case.
+    Names are read here, once, for :func:`validate` and :func:`resolve` alike (see
+    :mod:`names`)."""
     problems: list[Problem] = []
     keys = (*KEYS, LESSER_KEY) if lesser else KEYS
     for key in orders:
@@ -119,8 +161,9 @@ def parse(c: Components, orders: Mapping[str, Any], *,
                                     "counters (Optional Rule 303 is off)",
                                     "remove it; 303 needs --option lesser_evil=on"))
         elif key not in keys:
-            problems.append(Problem(f"[orders] {key}", "unknown order",
+            problems.append(Problem(f"[orders] {_shown(key)}", "unknown order",
                                     "a Moving Player's order has " + ", ".join(keys)))
+    units = set(range(1, 65)) | (set(c.lesser) if lesser else set())
 
     def tables(key: str, allowed: set[str]) -> list[tuple[str, dict[str, Any]]]:
         raw = orders.get(key, [])
@@ -136,45 +179,101 @@ def parse(c: Components, orders: Mapping[str, Any], *,
                 continue
             for k in t:
                 if k not in allowed:
-                    problems.append(Problem(f"{where} {k}", "unknown key",
+                    problems.append(Problem(f"{where} {_shown(k)}", "unknown key",
                                             "keys: " + ", ".join(sorted(allowed))))
             out.append((where, t))
         return out
 
+    def play_parts(t: Mapping[str, Any], where: str) -> tuple[int, str] | None:
+        """The unit and Area a card section or a power acts on (0 and "": none)."""
+        unit, area = t.get("unit", 0), t.get("area", "")
+        ok = True
+        if not (_int(unit) and (unit == 0 or unit in units)):
+            problems.append(Problem(f"{where} unit", f"{_shown(unit)} is not a unit number",
+                                    "Heroes 1-32, Monsters 33-64; 0 or no line for none"))
+            ok = False
+        found = "" if area == "" else names.area_id(c, area)
+        if found is None:
+            problems.append(Problem(f"{where} area", f"{_shown(area)} is not an Area of the "
+                                    "map", "one of " + ", ".join(sorted(c.map.areas))))
+            ok = False
+        return (unit, found or "") if ok else None
+
     plays: list[Play] = []
     card = orders.get("card")
     if card is not None:
-        if not isinstance(card, dict) or card.get("section") not in ("god", "event") or set(
-                card) - {"section", "unit", "area", "gods"}:
-            problems.append(Problem("[orders.card]", 'takes section ("god" or "event"), and '
-                                    "unit, area or gods as the card needs", "010 B, E 2"))
+        where = "[orders.card]"
+        if not isinstance(card, dict):
+            problems.append(Problem(where, 'takes section ("god" or "event"), and unit, area '
+                                    "or gods as the card needs", "010 B, E 2"))
         else:
-            plays.append(Play(card["section"], int(card.get("unit", 0)), str(card.get("area", "")),
-                              tuple(card.get("gods", []))))
+            for k in sorted(set(card) - {"section", "unit", "area", "gods"}):
+                problems.append(Problem(f"{where} {_shown(k)}", "unknown key",
+                                        "keys: area, gods, section, unit"))
+            section = names.choice(card.get("section"), ("god", "event"))
+            if section is None:
+                problems.append(Problem(f"{where} section", f"{_shown(card.get('section'))} "
+                                        'is neither "god" nor "event"', "010 B 1-2"))
+            parts = play_parts(card, where)
+            raw_gods = card.get("gods", [])
+            gods: list[str] = []
+            if not isinstance(raw_gods, list):
+                problems.append(Problem(f"{where} gods", "must be a list of gods",
+                                        'write gods = ["hera", "ares"]'))
+            else:
+                for g in raw_gods:
+                    found = names.god_id(c, g)
+                    if found is None:
+                        problems.append(Problem(f"{where} gods", f"{_shown(g)} is not a god",
+                                                "one of " + ", ".join(sorted(c.gods))))
+                    elif found in gods:
+                        problems.append(Problem(f"{where} gods", f"{found} is named twice"))
+                    else:
+                        gods.append(found)
+            if section is not None and parts is not None and len(gods) == len(raw_gods or []):
+                plays.append(Play(section, parts[0], parts[1], tuple(gods), where))
     for where, t in tables("power", {"id", "unit", "area"}):
-        if not isinstance(t.get("id"), str):
-            problems.append(Problem(f"{where} id", "names one of your god's powers (011)"))
-        else:
-            plays.append(Play(f"power:{t['id']}", int(t.get("unit", 0)), str(t.get("area", ""))))
+        pid = t.get("id")
+        found_pid = names.choice(pid, powers) if powers else (pid if isinstance(pid, str)
+                                                             else None)
+        parts = play_parts(t, where)
+        if found_pid is None:
+            problems.append(Problem(f"{where} id", f"{_shown(pid)} is not a power of your god "
+                                    "(011)", ", ".join(powers)))
+        elif parts is not None:
+            plays.append(Play(f"power:{found_pid}", parts[0], parts[1], where=where))
     acts = []
     for where, t in tables("activate", {"code", "hex", "area"}):
-        if t.get("code") not in occurrences.CODES:
-            problems.append(Problem(f"{where} code", "not a Divine Occurrence code",
-                                    "E, T, V, P, Pe or F (009 E 2)"))
+        code = names.occurrence_code(t.get("code"))
+        if code is None:
+            problems.append(Problem(f"{where} code", f"{_shown(t.get('code'))} is not a Divine "
+                                    "Occurrence code", "E, T, V, P, Pe or F (009 E 2)"))
             continue
-        hex_id = t.get("hex", "")
-        if t["code"] == "V" and (not isinstance(hex_id, str) or hex_id not in c.map.hexes):
-            problems.append(Problem(f"{where} hex", "a Volcano needs the hex it strikes "
-                                    "(210 G 3)", 'write hex = "3111"'))
+        raw_hex = t.get("hex", "")
+        hex_id = "" if raw_hex == "" else names.hex_id(raw_hex)
+        if code == "V" and (not hex_id or hex_id not in c.map.hexes):
+            problems.append(Problem(f"{where} hex", f"a Volcano needs the hex it strikes "
+                                    f"(210 G 3); {_shown(raw_hex)} is no hex of the map",
+                                    'write hex = "3111"'))
             continue
-        acts.append(Activation(t["code"], str(hex_id or ""), str(t.get("area", ""))))
+        if hex_id is None or (hex_id and hex_id not in c.map.hexes):
+            problems.append(Problem(f"{where} hex", f"there is no hex {_shown(raw_hex)} on the "
+                                    "map", 'only a Volcano (V) takes a hex; write hex = ""'))
+            continue
+        raw_area = t.get("area", "")
+        area = "" if raw_area == "" else names.area_id(c, raw_area)
+        if area is None:
+            problems.append(Problem(f"{where} area", f"{_shown(raw_area)} is not an Area of "
+                                    "the map", "one of " + ", ".join(sorted(c.map.areas))))
+            continue
+        acts.append(Activation(code, hex_id, area, where))
     attempts = []
     for where, t in tables("attempt", {"unit", "bid", "path", "ship", "leave_ship", "drop"}):
-        unit, bid, path = t.get("unit"), t.get("bid", 0), t.get("path", [])
-        if not isinstance(unit, int) or isinstance(unit, bool) or (
-                unit not in HERO_IDS and unit not in MONSTER_IDS):
+        unit, bid = t.get("unit"), t.get("bid", 0)
+        if not _int(unit) or (unit not in HERO_IDS and unit not in MONSTER_IDS):
             hint = ("a Lesser Evil counter moves with [[orders.lesser]] (303 E)"
-                    if lesser and unit in c.lesser else "only Heroes and Monsters move (204 B)")
+                    if lesser and _int(unit) and unit in c.lesser
+                    else "only Heroes and Monsters move (204 B)")
             problems.append(Problem(f"{where} unit", "must be a Hero (1-32) or Monster (33-64)",
                                     hint))
             continue
@@ -182,46 +281,47 @@ def parse(c: Components, orders: Mapping[str, Any], *,
             problems.append(Problem(f"{where} bid", "must be a whole number, 0 or more",
                                     "the most you announce if challenged (209 D 1)"))
             continue
-        if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
-            problems.append(Problem(f"{where} path", "must be a list of hex numbers",
-                                    'write path = ["3011", "2911"]'))
+        path = _path(t.get("path", []), where, problems)
+        if path is None:
             continue
-        ship = t.get("ship", "")
-        if ship not in ("", "start", "end"):
+        ship = names.choice(t.get("ship", ""), ("", "start", "end"))
+        if ship is None:
             problems.append(Problem(f"{where} ship", 'must be "", "start" or "end"',
                                     "when to try for a ship (215 F)"))
             continue
-        drop = t.get("drop", [])
-        if not isinstance(drop, list) or any(d not in c.helpers and d not in c.prizes
-                                             for d in drop):
+        raw_drop = t.get("drop", [])
+        drop = ([names.item_id(c, d) for d in raw_drop] if isinstance(raw_drop, list)
+                else [None])
+        if any(d is None for d in drop):
             problems.append(Problem(f"{where} drop", "must list Hero Helper or Prize ids",
                                     "ids as in your report (211 G, 212 G)"))
             continue
-        attempts.append(Attempt(unit, bid, tuple(path), ship, bool(t.get("leave_ship", False)),
-                                tuple(drop)))
+        leave = _flag(t, "leave_ship", where, problems)
+        attempts.append(Attempt(unit, bid, path, ship, leave,
+                                tuple(d for d in drop if d is not None), where))
     moves = []
     if lesser:
         for where, t in tables(LESSER_KEY, {"unit", "path"}):
-            unit, path = t.get("unit"), t.get("path", [])
-            if not isinstance(unit, int) or isinstance(unit, bool) or unit not in c.lesser:
+            unit = t.get("unit")
+            if not _int(unit) or unit not in c.lesser:
                 problems.append(Problem(f"{where} unit", "must be a Lesser Evil counter "
                                         f"({_lesser_ids(c)})", "Heroes and Monsters move "
                                         "with [[orders.attempt]] (204, 303 E)"))
                 continue
-            if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
-                problems.append(Problem(f"{where} path", "must be a list of hex numbers",
-                                        'write path = ["3011", "2911"]'))
-                continue
-            moves.append(LesserMove(unit, tuple(path)))
-    units = set(range(1, 65)) | (set(c.lesser) if lesser else set())
+            path = _path(t.get("path", []), where, problems)
+            if path is not None:
+                moves.append(LesserMove(unit, path, where))
     combats = []
     for where, t in tables("combat", {"attacker", "defender", "magic"}):
         a, d = t.get("attacker"), t.get("defender")
+        magic = _flag(t, "magic", where, problems)
         if not (_int(a) and _int(d) and a in units and d in units):
             problems.append(Problem(where, "attacker and defender must be unit numbers",
                                     "Heroes 1-32, Monsters 33-64" + (
                                         f", Lesser Evil counters {_lesser_ids(c)}"
                                         if lesser else "")))
+        elif a == d:
+            problems.append(Problem(where, "a unit cannot fight itself (205 A)"))
         elif kind_of(a) == kind_of(d) == "monster":
             problems.append(Problem(where, "Monsters may not fight Monsters (205 C)"))
         elif kind_of(a) == kind_of(d) == "lesser":
@@ -231,14 +331,16 @@ def parse(c: Components, orders: Mapping[str, Any], *,
             problems.append(Problem(where, "Lesser Evil counters and Monsters never attack "
                                     "each other (303 L)"))
         else:
-            combats.append(CombatOrder(a, d, bool(t.get("magic", False))))
+            combats.append(CombatOrder(a, d, magic, where))
     captures = []
     for where, t in tables("capture", {"hero", "remove"}):
         h = t.get("hero")
-        if not isinstance(h, int) or h not in HERO_IDS:
-            problems.append(Problem(f"{where} hero", "only Heroes capture Prizes (212 B)"))
+        remove = _flag(t, "remove", where, problems)
+        if not _int(h) or h not in HERO_IDS:
+            problems.append(Problem(f"{where} hero", "only Heroes capture Prizes (212 B)",
+                                    "a Hero number, 1-32"))
         else:
-            captures.append(Capture(h, bool(t.get("remove", False))))
+            captures.append(Capture(h, remove, where))
     return MoveOrders(tuple(plays), tuple(acts), tuple(attempts), tuple(combats),
                       tuple(captures), tuple(moves)), problems
 
@@ -271,61 +373,433 @@ def lesser_path_problems(c: Components, unit: int, start: str, path: tuple[str, 
 
 
 def validate(c: Components, state: State, player: str, orders: Mapping[str, Any]) -> list[Problem]:
-    """Shape, and what can be judged before the phase unfolds (units on the board, plotted
-    occurrences). Paths are judged as the phase unfolds, since earlier moves change the board;
-    a Lesser Evil counter's path is judged here, since nothing else moves it in this phase and
-    the map alone decides (303 D, M)."""
-    parsed, problems = parse(c, orders, lesser=lesser_on(state))
-    mine = cards.power_ids(c, state, player)
-    for play in parsed.plays:
-        if play.what.startswith("power:") and play.what.removeprefix("power:") not in mine:
-            problems.append(Problem("[[orders.power]] id", f"{play.what.removeprefix('power:')!r}"
-                                    " is not a power of your god", ", ".join(mine)))
-        elif play.what in ("god", "event") and not state["facedown"][player]:
-            problems.append(Problem("[orders.card]", "you placed no card face down this Turn "
-                                    "(010 E 1)", "remove [orders.card]"))
-    plotted = [o.code for o in sheet(state, player).occurrences]
-    for i, act in enumerate(parsed.activate):
-        if act.code not in plotted:
-            problems.append(Problem(f"[[orders.activate]] #{i + 1}", f"no {act.code} is "
-                                    "plotted on your Log Sheet this turn (210 D)"))
-        else:
-            plotted.remove(act.code)
+    """Every problem that the state decides at submit (issue 12 §1): the shape, then the
+    phase walked through as ordered, in the order :func:`resolve` runs it: the cards and
+    powers played (on a copy of the state: they are certain), the Divine Occurrences (210
+    I-J), each attempt's unit, path, ship and drops (204, 211, 215), the Lesser Evil moves
+    (303), the combats between the units where the moves leave them (205, 208 E, 214, 215 C,
+    302 G) and the captures (212). What only the dice or the other gods' sealed orders decide
+    is left to :func:`provisional`.
+
+    A problem of the position whose order resolution skips safely, saying so, is marked
+    :attr:`~pbem.core.errors.Problem.foreseen` (see :func:`_foreseen`): refused here at
+    submit, tolerated when the engine adjudicates or audits an order an older pbem accepted.
+    The shape, type and name problems of :func:`parse` never are."""
+    return review(c, state, player, orders)[0]
+
+
+def provisional(c: Components, state: State, player: str,
+                orders: Mapping[str, Any]) -> list[Problem]:
+    """The orders :func:`validate` accepted that may still be skipped when the phase runs,
+    each with what it depends on: a challenge (209), an interception (205 I), a ship roll
+    (215 F 2), a Divine Occurrence activated first (210), a Lightning Bolt (301 C 4 a), a
+    god's standing card or power (010 E 2, 011 E), the Control totals of the other gods
+    (208 H), or an earlier combat or capture of the same order."""
+    return review(c, state, player, orders)[1]
+
+
+def _foreseen(where: str, message: str, hint: str = "") -> Problem:
+    """A problem of the position whose order :func:`resolve` skips safely, saying so in its
+    void event (attempt-void, move-stopped, ship-void, ship-kept, lesser-void, combat-void,
+    capture-void, effect-void, occurrence-void) or, for a part of an order that cannot apply
+    (a Monster's ship or drop, a Helper he does not carry, gods an Event card does not take),
+    by leaving that part out: refused at submit, tolerated when an order an older pbem
+    accepted is adjudicated or audited (:attr:`Problem.foreseen`)."""
+    return Problem(where, message, hint, foreseen=True)
+
+
+def _joined(reasons: list[str]) -> str:
+    unique = list(dict.fromkeys(reasons))
+    return "; ".join(unique)
+
+
+def review(c: Components, state: State, player: str,
+           orders: Mapping[str, Any]) -> tuple[list[Problem], list[Problem]]:
+    """(problems, provisional): one walk through the phase as ordered for both."""
+    lesser = lesser_on(state)
+    parsed, problems = parse(c, orders, lesser=lesser,
+                             powers=cards.power_ids(c, state, player))
+    pending: list[Problem] = []
+    s = copy.deepcopy(state)
+    board = Board(c)
     herc = hercules_id(c)
-    counted = [a for a in parsed.attempts if not (a.unit == herc and state["remorse"] > 0)]
+    remorse = s["remorse"] > 0
+    zeus_game = zeus.on(s)
+    # risks[unit]: what may, before its next order runs, kill it, stop it or take it away.
+    risks: dict[int, list[str]] = {}
+
+    def risk(unit: int, why: str) -> None:
+        risks.setdefault(unit, []).append(why)
+
+    def name(unit: int) -> str:
+        if kind_of(unit) == "lesser":
+            return f"{c.lesser[unit].name} ({unit})"
+        return f"{c.heroes[unit].name} ({unit})" if unit <= 32 else \
+            f"{c.monsters[unit].name} ({unit})"
+
+    if zeus_game:  # 301 C 4 a: sealed, so never judged at submit
+        for h, x in s["heroes"].items():
+            if x["status"] == "board" and int(h) not in s["turn_effects"].get("immortal", []):
+                risk(int(h), "Zeus's Lightning Bolt may strike its hex as your Move begins "
+                     "(301 C 4 a)")
+
+    # 0. Cards and powers (010 E 2, 011 E): certain, so played on the copy.
+    phase = Phase(c, s, player, Rng(Stream(b"validate"), Stream(b"validate")))
+    gods_in_game = {g: p for p, g in s["gods"].items() if p not in zeus.bolted(s)}
+    for play in parsed.plays:
+        where = play.where or "[orders.card]"
+        if play.what in ("god", "event") and not s["facedown"][player]:
+            problems.append(_foreseen(where, "you placed no card face down this Turn "
+                                      "(010 E 1)", "remove [orders.card]"))
+            continue
+        if play.what == "event":
+            event = c.cards[int(s["facedown"][player])].event
+            if event.choose is None and play.gods:
+                problems.append(_foreseen(f"{where} gods", f"{event.name} names its own gods "
+                                          "(010 B 2)", "remove gods"))
+                continue
+            if event.choose is not None and len(play.gods) > event.choose:
+                problems.append(_foreseen(f"{where} gods", f"{event.name} sends up to "
+                                          f"{event.choose} gods (010 B 2)",
+                                          f"name at most {event.choose}"))
+                continue
+            absent = [g for g in play.gods if g not in gods_in_game]
+            if absent:
+                problems.append(_foreseen(f"{where} gods", f"no god in play this Turn is "
+                                          f"{absent[0]}", "the gods in play: "
+                                          + ", ".join(sorted(gods_in_game))))
+                continue
+        before = len(phase.events)
+        phase.play(play)
+        for e in phase.events[before:]:
+            if e.get("type") == "effect-void":
+                problems.append(_foreseen(where, e["text"].rstrip(".")))
+    effects = cards.effects(s)
+
+    # 1. Divine Occurrences (210).
+    plotted = [o.code for o in sheet(s, player).occurrences]
+    area = s["god_area"][player]
+    protected = set(effects["protect"])
+    for act in parsed.activate:
+        where = act.where
+        if act.code not in plotted:
+            problems.append(_foreseen(where, f"no {act.code} is plotted on your Log Sheet "
+                                      "this turn (210 D)",
+                                      "activate only what you plotted, once each"))
+            continue
+        plotted.remove(act.code)
+        target_area = act.area or (c.map.area_of(act.hex) if act.hex else area)
+        reach = bool(area) and cards.has_passive(
+            c, s, player, "occurrence_reach", act.code) is not None and (
+            target_area in c.map.adjacent_areas(area))
+        if not occurrences.allowed(act.code, area or None, target_area,
+                                   god_card_elsewhere=reach):
+            problems.append(_foreseen(where, f"{act.code} in {target_area or 'no Area'}: a "
+                                      "Divine Occurrence takes place only in the Area of your god, "
+                                      f"now {area or 'off the board'} (210 I-J)",
+                                      "leave area and hex empty, or name your god's Area"))
+            continue
+        if act.code in ("E", "T", "V", "Pe"):  # P strikes after every Move, F only weakens
+            hexes = {act.hex} if act.code == "V" else set(c.map.area(target_area).hexes)
+            what = "immobilise" if act.code == "Pe" else "kill"
+            for h, x in s["heroes"].items():
+                if x["status"] == "board" and x["hex"] in hexes and int(h) not in protected:
+                    risk(int(h), f"the {act.code} you activate first ({where}) may {what} "
+                         "it (210 G)")
+
+    # 2. Attempts (204, 209, 211, 215).
+    pos = {int(u): x["hex"] for table in ("heroes", "monsters", "lesser")
+           for u, x in s.get(table, {}).items() if x["status"] == "board"}
+    aboard = set(s["ships"])
+    attempted: dict[int, str] = {}
+    standing = _standing_threats(c, s, player)
+    counted = [a for a in parsed.attempts if not (a.unit == herc and remorse)]
     if len(counted) > 5:  # 214 A 3 c: Hercules' free moves do not count
+        # Not foreseen: resolve drops the attempts past the fifth with no event, and every
+        # version of validate has refused this, so no accepted order ever held it.
         problems.append(Problem("[[orders.attempt]]", f"{len(counted)} attempts; a Moving "
                                 "Player may attempt to move five units (204 A, 209 A)",
                                 "keep five"))
-    for i, att in enumerate(parsed.attempts):
-        if not unit_hex(state, att.unit):
-            problems.append(Problem(f"[[orders.attempt]] #{i + 1} unit",
-                                    f"unit {att.unit} is not on the board"))
-    area = state["god_area"][player]
+    for att in parsed.attempts:
+        unit, where, nm = att.unit, att.where, name(att.unit)
+        start = pos.get(unit, "")
+        free = unit == herc and remorse
+        if unit in attempted:
+            problems.append(_foreseen(f"{where} unit", f"{nm} is already attempted by "
+                                      f"{attempted[unit]}; one attempt per unit (204 P, 209 E)",
+                                      "give its whole path in one attempt"))
+            continue
+        attempted[unit] = where
+        if not start:
+            problems.append(_foreseen(f"{where} unit", f"unit {unit} is not on the board"))
+            continue
+        hero = unit <= 32
+        bad = len(problems)
+        if not hero:
+            for key, given in (("ship", att.ship), ("leave_ship", att.leave_ship),
+                               ("drop", att.drop)):
+                if given:
+                    problems.append(_foreseen(f"{where} {key}", "only Heroes take ships and "
+                                              "carry Helpers and Prizes (211 I, 212 B, 215)",
+                                              f"remove {key}"))
+        elif att.ship and free:
+            problems.append(_foreseen(f"{where} ship", "Hercules, filled with remorse, may not "
+                                      "obtain a ship (214 A 3 e)", 'write ship = ""'))
+        elif att.ship == "start" and unit in aboard:
+            problems.append(_foreseen(f"{where} ship", f"{nm} is already aboard a ship",
+                                      'write ship = ""'))
+        elif att.ship == "start" and not movement.can_obtain_ship(board, start):
+            problems.append(_foreseen(f"{where} ship", f"{nm} starts in {start}, not on a "
+                                      "shoreline: no ship there (215 F 1)", 'write ship = "end" '
+                                      "to try where he ends, on a shoreline"))
+        ship_now = unit in aboard or (hero and att.ship == "start")
+        allowance = movement.NORMAL_MOVE
+        if hero and any(c.helpers[h].doubles_movement for h in helpers_of(s, unit)):
+            allowance *= 2
+        allowance += effects["movement"].get(str(unit), 0)
+        if free:
+            allowance = movement.NORMAL_MOVE
+        mover = movement.Mover(unit, "hero" if hero else "monster", start, allowance,
+                               ship=ship_now,
+                               immobile=unit in s["turn_effects"].get("pestilence", [])
+                               or unit in effects["halt"])
+        # Phase.walk stops the move at the first illegal step (move-stopped).
+        path_problems = [replace(p, foreseen=True) for p in
+                         movement.check_path(board, mover, att.path, f"{where} path")]
+        closed = phase.terrain_problems(att.path) if hero else []
+        if closed:
+            path_problems.append(_foreseen(f"{where} path", f"{closed[0]} is closed to Heroes "
+                                           "this Turn by a god's power or card (011)",
+                                           "go round it"))
+        problems += path_problems
+        if path_problems:
+            continue
+        end = att.path[-1] if att.path else start
+        if hero and att.ship == "end" and not ship_now and \
+                not movement.can_obtain_ship(board, end):
+            problems.append(_foreseen(f"{where} ship", f"{nm} ends in {end}, not on a "
+                                      "shoreline: no ship there (215 F 1)",
+                                      'write ship = "" or end on a shoreline'))
+        may_take = {h for h, x in s["helpers"].items() if x["holder"] == 0
+                    and x["hex"] in att.path}
+        for item in att.drop:
+            holds = (item in s["helpers"] and s["helpers"][item]["holder"] == unit) or (
+                item in s["prizes"] and s["prizes"][item]["holder"] == unit)
+            if not holds and item not in may_take:
+                problems.append(_foreseen(f"{where} drop", f"{nm} does not carry {item} "
+                                          "(211 G, 212 G)", "drop only what he carries"))
+        on_ship = ship_now or (hero and att.ship == "end")
+        if att.leave_ship and hero:
+            if not on_ship:
+                problems.append(_foreseen(f"{where} leave_ship", f"{nm} is not aboard a ship",
+                                          "leave_ship = false"))
+            elif not c.map.is_land(end):
+                problems.append(_foreseen(f"{where} leave_ship", f"{end} is all water: he "
+                                          "cannot leave his ship there (215 A)", "end on land"))
+        if len(problems) > bad:
+            continue
+        # What the dice and the other gods may still do to this attempt and what follows.
+        prior = list(risks.get(unit, []))
+        if not free:
+            risk(unit, f"{where} may be challenged (209) and then not move")
+            if att.path and standing.get(unit if hero else -unit):
+                prior.append(standing[unit if hero else -unit])
+            if att.path and hero:
+                prior += [standing[h] for h in att.path if standing.get(h)]
+        if hero and att.ship and not ship_now:
+            risk(unit, f"its ship roll in {where} may fail (215 F 2)")
+        for h in att.path:
+            others = [u for u, x in pos.items() if x == h and u != unit]
+            if others:
+                risk(unit, f"it may be intercepted in {h} (205 I)")
+                for u in others:
+                    risk(u, f"it may intercept {nm} in {h} during {where} (205 I)")
+            pos[unit] = h
+        if prior:
+            pending.append(Problem(where, _joined(prior)))
+        if att.ship and hero:
+            aboard.add(unit)
+        if att.leave_ship and c.map.is_land(end):
+            aboard.discard(unit)
+
+    # 3. Lesser Evil counters (303 D-F): only the map decides their paths.
+    area = state["god_area"][player]  # 303 E: as the phase begins, before any card
     movable = lesser_in_area(state, c.map, area)
     seen: set[int] = set()
-    for i, mv in enumerate(parsed.lesser):
-        where = f"[[orders.lesser]] #{i + 1}"
-        name = f"{c.lesser[mv.unit].name} ({mv.unit})"
-        at = unit_hex(state, mv.unit)
+    for mv in parsed.lesser:
+        where = mv.where
+        nm = name(mv.unit)
+        at = pos.get(mv.unit, "")
         if mv.unit in seen:
-            problems.append(Problem(f"{where} unit", f"{name} is already moved by this order; "
-                                    "it moves once, two hexes at most (303 D)",
-                                    "give its whole path in one table"))
+            problems.append(_foreseen(f"{where} unit", f"{nm} is already moved by this order; "
+                                      "it moves once, two hexes at most (303 D)",
+                                      "give its whole path in one table"))
         elif not at:
-            problems.append(Problem(f"{where} unit", f"{name} is not on the board"))
+            problems.append(_foreseen(f"{where} unit", f"{nm} is not on the board"))
         elif not area:
-            problems.append(Problem(f"{where} unit", "your god is in no Area of the board, so "
-                                    "it moves no Lesser Evil counter (303 E)"))
+            problems.append(_foreseen(f"{where} unit", "your god is in no Area of the board, "
+                                      "so it moves no Lesser Evil counter (303 E)"))
         elif mv.unit not in movable:
-            problems.append(Problem(f"{where} unit", f"{name} is in "
-                                    f"{c.map.area(c.map.area_of(at)).name}, not in "
-                                    f"{c.map.area(area).name} with your god (303 E)",
-                                    "only those in your god's Area when your phase begins"))
+            problems.append(_foreseen(f"{where} unit", f"{nm} is in "
+                                      f"{c.map.area(c.map.area_of(at)).name}, not in "
+                                      f"{c.map.area(area).name} with your god (303 E)",
+                                      "only those in your god's Area when your phase begins"))
+        elif mv.unit in effects["halt"]:
+            problems.append(_foreseen(f"{where} unit", f"{nm} may not be moved this Turn (a "
+                                      "god's card or power)", "remove it"))
         else:
-            problems += lesser_path_problems(c, mv.unit, at, mv.path, where)
+            # Phase.move_lesser stops it at the first illegal step (move-stopped).
+            found = [replace(p, foreseen=True)
+                     for p in lesser_path_problems(c, mv.unit, at, mv.path, where)]
+            problems += found
+            if not found:
+                for h in mv.path:
+                    others = [u for u, x in pos.items() if x == h and u != mv.unit]
+                    if others:
+                        risk(mv.unit, f"it may be intercepted in {h} (205 I)")
+                        for u in others:
+                            risk(u, f"it may intercept {nm} in {h} during {where} (205 I)")
+                    pos[mv.unit] = h
         seen.add(mv.unit)
-    return problems
+
+    # 4. Combats (205-207), where the moves as ordered leave the units.
+    fighting: dict[int, str] = {}
+    no_attack = s["turn_effects"].get("no_attack", [])
+    mine = {int(h): t for h, t in s["hero_totals"][player].items()}
+
+    def control_risk(unit: int) -> str:
+        """208 E, H: '' when this player surely may use the Hero, else why not surely."""
+        if unit in attempted:
+            return ""  # moved by him (209 G), if the attempt succeeds: already a risk
+        if mine.get(unit, 0) <= 0:
+            return "none"
+        return (f"you Control {name(unit)} only if no other god has spent as many Power "
+                "Points on him (208 H)")
+
+    for order in parsed.combats:
+        a, d, where = order.attacker, order.defender, order.where
+        ha, hd = pos.get(a, ""), pos.get(d, "")
+        why = ""
+        if not ha or not hd:
+            why = f"unit {a if not ha else d} is not on the board"
+        elif ha != hd:
+            why = (f"after your moves {name(a)} is in {ha} and {name(d)} in {hd}: Combat is "
+                   "between units in the same hex (205 A)")
+        elif a in fighting or d in fighting:
+            twice = a if a in fighting else d
+            why = (f"{name(twice)} already fights in {fighting[twice]}: a unit attacks or is "
+                   "attacked once per phase (205 K)")
+        elif herc in (a, d) and remorse:
+            why = "Hercules, filled with remorse, may not attack or be attacked (214 A 3 e)"
+        elif a in no_attack:
+            why = ("a Hero protected by Prayer or Sacrifice may not attack this Turn "
+                   "(302 G)")
+        elif a <= 32 and a in aboard:
+            why = f"{name(a)} is aboard a ship: he only moves and defends (215 C, G)"
+        elif a <= 32 and control_risk(a) == "none":
+            why = (f"you neither move {name(a)} in this phase nor have Power Points on him: "
+                   "a Hero attacks only for the player who Controls him (208 E)")
+        if why:
+            problems.append(_foreseen(where, why))
+            continue
+        fighting[a] = fighting[d] = where
+        reasons = risks.get(a, []) + risks.get(d, [])
+        if a <= 32 and control_risk(a):
+            reasons.append(control_risk(a))
+        if reasons:
+            pending.append(Problem(where, _joined(reasons)))
+        for u in (a, d):
+            risk(u, f"it may die in {where}")
+
+    # 5. Prize captures (212), after all combat.
+    free_at: dict[str, list[str]] = {}
+    for pid, x in s["prizes"].items():
+        if x["holder"] == 0 and not x["off_board"] and x["hex"]:
+            free_at.setdefault(x["hex"], []).append(pid)
+    for att in parsed.attempts:
+        for item in att.drop:
+            if item in s["prizes"] and pos.get(att.unit):
+                free_at.setdefault(pos[att.unit], []).append(item)
+    carrying = {x["holder"] for x in s["prizes"].values() if x["holder"]}
+    tried: set[int] = set()
+    for cap in parsed.captures:
+        capturer, where = cap.hero, cap.where
+        where_now = pos.get(capturer, "")
+        why = ""
+        maybe_freed = [u for u in carrying if pos.get(u) == where_now and u != capturer
+                       and risks.get(u)]
+        if not where_now:
+            why = f"{name(capturer)} is not on the board"
+        elif capturer in tried:
+            why = f"{name(capturer)} already tries once in this order (212 D 4)"
+        elif capturer == herc and remorse:
+            why = "Hercules, filled with remorse, may not capture Prizes (214 A 3 e)"
+        elif capturer in aboard:
+            why = f"{name(capturer)} is aboard a ship: he must leave it first (215 G)"
+        elif not free_at.get(where_now) and not maybe_freed:
+            why = (f"no Prize is free in {where_now}, where {name(capturer)} is after your "
+                   "moves (212 D 1)")
+        elif control_risk(capturer) == "none":
+            why = (f"you neither move {name(capturer)} in this phase nor have Power Points on "
+                   "him: only the Controlling player captures with him (212 D 3, 216 G 2)")
+        if why:
+            problems.append(_foreseen(where, why))
+            continue
+        reasons = list(risks.get(capturer, []))
+        if control_risk(capturer):
+            reasons.append(control_risk(capturer))
+        if not free_at.get(where_now):
+            reasons.append(f"a Prize is free in {where_now} only if a Hero carrying one dies "
+                           "there first (212 E)")
+        elif len(free_at[where_now]) <= sum(pos.get(t) == where_now for t in tried):
+            reasons.append(f"an earlier capture in {where_now} may take its Prize first")
+        tried.add(capturer)
+        if reasons:
+            pending.append(Problem(where, _joined(reasons)))
+    return problems, pending
+
+
+def _standing_threats(c: Components, s: State, player: str) -> dict[Any, str]:
+    """What a god's standing card or power used when a unit is challenged (010 E 2, 011 E)
+    may do to its move, and why: halt it (keys: a Hero's id, minus a Monster's id) or close
+    hexes to Heroes (keys: hex ids). Built only from what the mover knows: the gods in play
+    and their powers, who still holds a face-down card, and his own card."""
+    out: dict[Any, str] = {}
+    effects = cards.effects(s)
+    idle = set(zeus.bolted(s))
+    for p in s["seats"]:
+        if p in idle:
+            continue
+        used = effects["powers"].get(p, [])
+        kinds: list[tuple[str, str, str]] = []  # (kind, target, feature)
+        for pw in c.gods[s["gods"][p]].powers:
+            if pw.id not in used and pw.effect.kind in ("halt", "terrain"):
+                kinds.append((pw.effect.kind, pw.effect.target, pw.effect.feature))
+        if s["facedown"][p] and not cards.card_played(s, p):
+            if p == player:
+                e = c.cards[int(s["facedown"][p])].god.effect
+                if e.kind in ("halt", "terrain"):
+                    kinds.append((e.kind, e.target, e.feature))
+            else:
+                kinds += [("halt", "unit", ""), ("terrain", "", "forest"),
+                          ("terrain", "", "mountain"), ("terrain", "", "river")]
+        why = (f"{p}'s god may halt it, or close hexes to Heroes, with a standing card or "
+               "power when it is challenged (010 E 2, 011 E)")
+        for kind, target, feature in kinds:
+            if kind == "halt":
+                if target in ("hero", "unit"):
+                    for h in HERO_IDS:
+                        out.setdefault(h, why)
+                if target in ("monster", "unit"):
+                    for m in MONSTER_IDS:
+                        out.setdefault(-m, why)
+            elif s["god_area"][p]:
+                test = {"forest": c.map.is_forest, "mountain": c.map.is_mountain,
+                        "river": c.map.is_river}[feature]
+                for hx in c.map.area(s["god_area"][p]).hexes:
+                    if test(hx):
+                        out.setdefault(hx, why)
+    return out
 
 
 # --- resolution ---------------------------------------------------------------------------------
@@ -971,7 +1445,8 @@ def occurrence_targets(c: Components, state: State, hexes: set[str]) -> list[occ
 
 def resolve(c: Components, state: State, player: str, orders: Mapping[str, Any],
             rng: Rng) -> list[Event]:
-    parsed, _ = parse(c, orders, lesser=lesser_on(state))
+    parsed, _ = parse(c, orders, lesser=lesser_on(state),
+                      powers=cards.power_ids(c, state, player))
     phase = Phase(c, state, player, rng)
     # 303 E: the Lesser Evil counters in the god's Area at the beginning of the phase, before
     # any card or power moves the god.

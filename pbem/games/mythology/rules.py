@@ -292,6 +292,11 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "famine": state["turn_effects"].get("famine", []),
         "game_over": over, "options": state.get("options", {}),
     }
+    book = state["turn_effects"].get("cards", {})
+    for key, found in (("no_attack", state["turn_effects"].get("no_attack", [])),  # 302 G
+                       ("halted", book.get("halt", [])), ("closed", book.get("terrain", []))):
+        if found:  # public events of this Turn (prayers, cards, powers), kept for the bots
+            v[key] = found
     if "lesser" in state:  # 303: face up on the board, public
         v["lesser"] = state["lesser"]
     if zeus.on(state):  # 301: who Zeus is, the gods he struck, the Glory given to him
@@ -308,6 +313,8 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         v["my_logsheet_lines"] = logsheet_lines(state, player)
         v["hand"] = state["hands"][player]
         v["facedown_card"] = state["facedown"][player]
+        if player in book.get("played", []):  # 010 F: no other card this Turn
+            v["card_played"] = True
         v["fate"] = state["fate_held"][player]
         v["my_logsheets"] = state["logsheets"][player]
         v["my_hero_totals"] = state["hero_totals"][player]

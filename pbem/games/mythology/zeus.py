@@ -34,6 +34,7 @@ from typing import Any
 from pbem.core.dice import Stream
 from pbem.core.errors import Problem
 from pbem.core.orders import PLAYER_NAME
+from pbem.games.mythology import names
 from pbem.games.mythology import setup as setup_mod
 from pbem.games.mythology.components import (
     HERO_IDS,
@@ -248,7 +249,8 @@ def parse(c: Components, state: Mapping[str, Any],
         problems.append(Problem("[orders] favor", "must be a list of players",
                                 'write favor = ["' + '", "'.join(seats) + '"]'))
     else:
-        for name in raw_favor:
+        for raw_name in raw_favor:
+            name = names.player_name(raw_name, seats) or raw_name
             if name not in seats:
                 problems.append(Problem("[orders] favor", f"{name!r} is not a god's player",
                                         "the gods: " + ", ".join(seats)))
@@ -263,22 +265,22 @@ def parse(c: Components, state: Mapping[str, Any],
     protect: list[dict[str, Any]] = []
     seen: set[tuple[Any, Any]] = set()
     for where, t in _tables(orders, "protect", {"player", "index", "result"}, problems):
-        who, index = t.get("player"), t.get("index")
-        which = (who, index) if isinstance(who, str) and isinstance(index, int) and not \
-            isinstance(index, bool) else ("", 0)
+        who, index = names.player_name(t.get("player"), seats), t.get("index")
+        result = names.choice(t.get("result"), allowed)
+        which = (who, index) if who and names.is_int(index) else ("", 0)
         if which not in offered:
             problems.append(Problem(where, f"{t.get('player')!r} made no offer number "
                                     f"{t.get('index')!r} this Turn (302 C)",
                                     "player and index as listed above"))
         elif which in seen:
             problems.append(Problem(where, "this offer is already answered"))
-        elif t.get("result") not in allowed:
+        elif result is None:
             problems.append(Problem(f"{where} result", f"{t.get('result')!r} is not a "
                                     "protection the tables give (301 C 2)",
                                     "one of " + ", ".join(allowed)))
         else:
             seen.add(which)
-            protect.append({"player": t["player"], "index": t["index"], "result": t["result"]})
+            protect.append({"player": who, "index": index, "result": result})
     # 301 C 3: back from the dead.
     graves = revivable(state)
     revive: list[int] = []
@@ -298,6 +300,9 @@ def parse(c: Components, state: Mapping[str, Any],
     # 301 C 4: one Lightning Bolt per game Move.
     struck_last = set(bolted(state, state["turn"] - 1)) if state["turn"] > 1 else set()
     raw_bolts = _tables(orders, "bolt", {"during", "hex", "god"}, problems)
+    raw_bolts = [(where, {k: names.player_name(v, seats) or v if k in ("during", "god") else
+                          names.hex_id(v) or v if k == "hex" and v != "" else v
+                          for k, v in t.items()}) for where, t in raw_bolts]
     struck = [t.get("god") for _, t in raw_bolts if t.get("god") in seats]
     bolts: list[dict[str, Any]] = []
     moves: set[str] = set()

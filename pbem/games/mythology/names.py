@@ -1,0 +1,103 @@
+"""What a player types, read one way for both ``validate`` and ``resolve`` (issue 12 §3).
+
+A name is accepted whatever its case, by id or by the name the reports print ("Egypt",
+"The Sea (western Area)", "Hera", "Aegis"); a card or hex number may be written as a TOML
+integer as well as the string the form shows. Each function returns the canonical id, or
+``None`` when the value names nothing (the caller says so in a Problem). None of them raises,
+whatever the value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import cache
+from typing import Any, TypeGuard
+
+from pbem.games.mythology.components import Components
+
+#: The Divine Occurrence codes as the Log Sheet writes them (009 E 2).
+OCCURRENCE_CODES = ("E", "T", "V", "P", "Pe", "F")
+
+
+def is_int(value: Any) -> TypeGuard[int]:
+    """A TOML integer (``True`` is not one, though Python says it is)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _key(text: str) -> str:
+    """Case, spaces, hyphens and apostrophes do not matter: "Winged Sandals" is
+    ``winged_sandals``."""
+    return "".join(ch for ch in text.casefold().replace("-", "_").replace(" ", "_")
+                   if ch.isalnum() or ch == "_")
+
+
+def match(value: Any, table: Mapping[str, str]) -> str | None:
+    """The id whose id or name (``table``: id -> name) is ``value``, ignoring case."""
+    if not isinstance(value, str):
+        return None
+    return _lookup(tuple(sorted(table.items()))).get(_key(value))
+
+
+@cache
+def _lookup(items: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for ident, name in items:
+        out.setdefault(_key(name), ident)
+    for ident, _ in items:  # an id wins over another entry's name
+        out[_key(ident)] = ident
+    return out
+
+
+def choice(value: Any, ids: Iterable[str]) -> str | None:
+    """One of ``ids`` (e.g. a god's power ids), ignoring case."""
+    return match(value, {i: i for i in ids})
+
+
+def area_id(c: Components, value: Any) -> str | None:
+    """An Area by id or by its printed name, any case: "Egypt", "egypt", "River Ocean"."""
+    table = {k: a.name for k, a in c.map.areas.items()}
+    found = match(value, table)
+    if found is None and isinstance(value, str) and _key(value).startswith("the_"):
+        found = match(value[4:], table)
+    return found
+
+
+def god_id(c: Components, value: Any) -> str | None:
+    """A god by id or name, any case: "Hera", "hera"."""
+    return match(value, {k: g.name for k, g in c.gods.items()})
+
+
+def item_id(c: Components, value: Any) -> str | None:
+    """A Hero Helper or Prize by id or name, any case."""
+    table = {k: x.name for k, x in c.helpers.items()} | {k: x.name for k, x in c.prizes.items()}
+    return match(value, table)
+
+
+def occurrence_code(value: Any) -> str | None:
+    """A Divine Occurrence code, any case: "pe" is "Pe"."""
+    return choice(value, OCCURRENCE_CODES)
+
+
+def hex_id(value: Any) -> str | None:
+    """A hex number: the string the map prints ("3011") or a TOML integer (3011)."""
+    if is_int(value):
+        return f"{value:04d}" if 0 <= value <= 9999 else None
+    if isinstance(value, str):
+        return value.strip()
+    return None
+
+
+def card_id(value: Any) -> str | None:
+    """A card number: "24" as the form writes it, or the integer 24."""
+    if is_int(value):
+        return str(value) if 0 < value < 10**6 else None
+    if isinstance(value, str):
+        return value.strip()
+    return None
+
+
+def player_name(value: Any, players: Iterable[str]) -> str | None:
+    """A player of the campaign, any case (campaign names are lower case)."""
+    if not isinstance(value, str):
+        return None
+    return next((p for p in players if p.casefold() == value.strip().casefold()), None)
