@@ -55,9 +55,10 @@ def test_wheel_installs_and_plays_a_campaign(tmp_path: Path) -> None:
     assert "-----BEGIN PBEM ORDERS-----" in report.read_text()
     # And the shipped order form is found by `pbem form` of an installed pbem.
     subprocess.run([str(pbem), "keygen", "gm"], cwd=work, check=True, capture_output=True)
-    subprocess.run([str(pbem), "keygen", "a"], cwd=work, check=True, capture_output=True)
+    for name in ("a", "b"):
+        subprocess.run([str(pbem), "keygen", name], cwd=work, check=True, capture_output=True)
     subprocess.run([str(pbem), "new", "conformance", "c", "--gm-key", "gm", "--player",
-                    "alice=a.pub", "--player", "bob=a.pub"], cwd=work, check=True,
+                    "alice=a.pub", "--player", "bob=b.pub"], cwd=work, check=True,
                    capture_output=True)
     form = subprocess.run([str(pbem), "form", "c", "--player", "alice"], cwd=work, check=True,
                           capture_output=True, text=True).stdout
