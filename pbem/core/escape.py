@@ -85,6 +85,8 @@ def refused_in(text: str, allow: str = "") -> list[tuple[str, str]]:
     """Each distinct refused character of ``text`` (those in ``allow`` aside), in order of
     first appearance, with its :func:`refusal`."""
     found: dict[str, str] = {}
+    if text.isascii() and not _ASCII_REFUSED.search(text) and "\n" not in text:
+        return []  # the common case, at C speed (tab is never refused; LF depends on allow)
     for ch in text:
         if ch not in found and ch not in allow:
             why = refusal(ch)
@@ -107,9 +109,15 @@ def _is_refused(ch: str) -> bool:
 def shown(text: str) -> str:
     """``text`` with every character that would change how other text is displayed
     (:func:`refusal`; tab and line feed stay) replaced by U+FFFD."""
-    if text.isascii() and text.isprintable():
-        return text
+    if text.isascii():  # the common case: only ASCII controls can be refused
+        return _ASCII_REFUSED.sub(REPLACEMENT, text) if _ASCII_REFUSED.search(text) else text
     return "".join(REPLACEMENT if _is_refused(ch) else ch for ch in text)
+
+
+#: The ASCII characters :func:`refusal` refuses: controls but tab and line feed.
+_ASCII_REFUSED = re.compile("[" + "".join(
+    re.escape(chr(i)) for i in range(128) if chr(i) not in "\t\n" and
+    not chr(i).isprintable()) + "]")
 
 
 _LINE_BREAKS = re.compile(r"\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")

@@ -8,6 +8,7 @@ from ``G``. Hidden information leaves the state only through :meth:`Ruleset.view
 
 from __future__ import annotations
 
+import marshal
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -27,6 +28,13 @@ JOIN_PHASE = "t00.join"
 #: Reveal points every game has: the end of the phase that was sealed, and the end of game.
 REVEAL_PHASE = "phase"
 REVEAL_GAME = "game"
+
+
+def copy_state(state: State) -> State:
+    """A deep copy of plain state data (dicts, lists, str, int, float, bool, None), several
+    times faster than ``copy.deepcopy`` (for submit checks that play orders on a copy)."""
+    copied: State = marshal.loads(marshal.dumps(state))
+    return copied
 
 
 @dataclass(frozen=True)

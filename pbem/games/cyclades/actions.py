@@ -49,13 +49,13 @@ The whole vocabulary, every field and every interpretation: ``docs/games/cyclade
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem, ProblemsError
+from pbem.core.ruleset import copy_state
 from pbem.games.cyclades import battle, creatures, effects, metropolis, names, warfare
 from pbem.games.cyclades.components import GOD_ABOVE, Components
 from pbem.games.cyclades.cycle import islands_of
@@ -575,7 +575,7 @@ def rehearse(c: Components, board: Board, state: State, god: str, player: str,
     ends the game. Everything before that point runs at adjudication exactly as rehearsed: the
     act phase has one actor and the state does not change while it is open."""
     pillar = _pillar_acting(state, god, player)
-    copied = copy.deepcopy(state)
+    copied = copy_state(state)
     rng = Rng(Stream(b"rehearsal/public"), Stream(b"rehearsal/sealed"))
     t = _turn(c, board, copied, god, pillar, orders, rng)
     steps: list[Step] = []

@@ -9,13 +9,13 @@ standing orders of their sealed Log Sheets (209, see :mod:`logsheet`).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem
+from pbem.core.ruleset import copy_state
 from pbem.games.mythology import cards, combat, control, movement, names, occurrences, zeus
 from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS, Components
 from pbem.games.mythology.rules import (
@@ -420,7 +420,7 @@ def review(c: Components, state: State, player: str,
     parsed, problems = parse(c, orders, lesser=lesser,
                              powers=cards.power_ids(c, state, player))
     pending: list[Problem] = []
-    s = copy.deepcopy(state)
+    s = copy_state(state)
     board = Board(c)
     herc = hercules_id(c)
     remorse = s["remorse"] > 0
