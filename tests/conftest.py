@@ -39,8 +39,14 @@ def pytest_configure(config: pytest.Config) -> None:
     if (config.option.basetemp is None and not hasattr(config, "workerinput")
             and MEMORY_FS.is_dir() and os.access(MEMORY_FS, os.W_OK)
             and os.environ.get("PBEM_TESTS_ON_DISK") != "1"):
-        config.option.basetemp = tempfile.mkdtemp(prefix="pbem-tests-", dir=MEMORY_FS)
-        config.stash[_MADE_BASETEMP] = config.option.basetemp
+        made = tempfile.mkdtemp(prefix="pbem-tests-", dir=MEMORY_FS)
+        config.stash[_MADE_BASETEMP] = made
+        config.option.basetemp = os.path.join(made, "pytest")
+        # Code under test that makes its own temporary folders (pbem simulate's throwaway
+        # campaigns) and every subprocess, xdist's workers included, use it too.
+        os.makedirs(os.path.join(made, "tmp"))
+        os.environ["TMPDIR"] = os.path.join(made, "tmp")
+        tempfile.tempdir = None
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -353,14 +353,26 @@ def test_indented_and_collapsed_and_without_empty_lines() -> None:
 
 
 def test_a_block_as_signed_costs_no_repair(monkeypatch: pytest.MonkeyPatch) -> None:
-    def never(*_: object) -> bool:
+    # One verification (remembered by sshsig, so the signer check does not repeat it), no
+    # layout analysis, no candidate body.
+    def never(*_: object) -> object:
         raise AssertionError("a clean block was checked for repairs")
 
-    monkeypatch.setattr(armor, "_verifies", never)
+    for name in ("candidates", "_unwrapped", "_blanks_dropped", "_spaces_collapsed"):
+        monkeypatch.setattr(armor, name, never)
+    calls: list[str] = []
+    real = armor._verifies
+
+    def counted(body: str, sig: sshsig.Signature) -> bool:
+        calls.append(body)
+        return real(body, sig)
+
+    monkeypatch.setattr(armor, "_verifies", counted)
     for make in (pledge_body, logsheet_body, act_body):
+        calls.clear()
         text, body = signed(make())
         (block,) = armor.extract(text)
-        assert block.body == body and block.repair == ""
+        assert block.body == body and block.repair == "" and calls == [body]
 
 
 def test_repairs_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

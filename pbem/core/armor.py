@@ -234,23 +234,27 @@ def _recover(body: str, begin_indent: str, end_indent: str, signature: str | Non
     lines = body.split("\n")[:-1]
     dedented = _dedent(lines, begin_indent, end_indent)
     base = dedented if dedented is not None else lines
+    sig: sshsig.Signature | None = None
+    if signature is not None:
+        # The common case first: a block that arrived as it was signed costs one
+        # verification, none of the layout analysis below.
+        try:
+            sig = sshsig.parse_armor(signature)
+        except SignatureError:
+            return body, ""  # the caller reports the damaged signature
+        if sig.namespace != sshsig.NAMESPACE_ORDERS or _verifies(body, sig):
+            return body, ""
     wrapped, broken_at = _unwrapped_cached(tuple(base))
     where = f"order block at line {line}"
     wrap_msg = (f"your mail client wrapped a long line (at about {width} characters): line "
                 f"{broken_at + 1} of the block ends inside a value that the next line "
                 "completes")
-    if signature is None:
+    if sig is None:
         if wrapped:
             return Problem(where, wrap_msg, _WRAP_HINT)
         return body, ""
     blanks, spaces = _blanks_dropped(base), _spaces_collapsed(base)
     if dedented is None and not wrapped and not blanks and not spaces:
-        return body, ""
-    try:
-        sig = sshsig.parse_armor(signature)
-    except SignatureError:
-        return body, ""  # the caller reports the damaged signature
-    if sig.namespace != sshsig.NAMESPACE_ORDERS or _verifies(body, sig):
         return body, ""
     for candidate, repair in candidates(body, begin_indent, end_indent):
         if _verifies(candidate, sig):

@@ -308,14 +308,26 @@ def verify(
     if sig.hash_algorithm not in _HASHES:
         raise _error(f"the signature uses unsupported hash algorithm {sig.hash_algorithm!r}")
     data = _signed_data(message, namespace.encode("utf-8"), b"", sig.hash_algorithm)
+    seen = (sig.public_key, sig.signature, data)
+    if seen in _VERIFIED:
+        return
     try:
         Ed25519PublicKey.from_public_bytes(sig.public_key).verify(sig.signature, data)
+        if len(_VERIFIED) >= 256:
+            _VERIFIED.clear()
+        _VERIFIED.add(seen)
     except (InvalidSignature, ValueError):
         raise _error(
             "signature does not match these bytes: the text was changed after signing, "
             "or signed by another key",
             "sign the final text again; do not edit it after signing",
         ) from None
+
+
+#: Verifications that succeeded, by (key, signature, signed data): the three decide an
+#: ed25519 verification completely, so a block checked by :mod:`pbem.core.armor` (does it
+#: need repairs?) and then by its signer check is verified once.
+_VERIFIED: set[tuple[bytes, bytes, bytes]] = set()
 
 
 def fingerprint(public_key: bytes) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.core.dice import Stream
-from pbem.core.ruleset import PhaseSpec
+from pbem.core.ruleset import PhaseSpec, copy_state
 from pbem.games.cyclades import actions as actions_mod
 from pbem.games.cyclades import bidding
 from pbem.games.cyclades.components import GOD_ABOVE, Components, Effect
@@ -62,7 +62,7 @@ def _state_from_view(view: Mapping[str, Any]) -> dict[str, Any]:
     sealed pile as as many unknown cards as it holds. A rehearsal on it agrees with one on the
     real state up to the first thing it cannot know (``actions.rehearse`` stops deciding
     there): it is what the player can work out for themselves."""
-    state = copy.deepcopy(dict(view))
+    state = copy_state(dict(view))
     state["gold"] = {p: int(view.get("gold", {}).get(p, 0)) for p in view["game"]["players"]}
     track = state["creature_track"]
     track["deck"] = [f"unknown-{i}" for i in range(int(track.pop("deck_size", 0)))]
