@@ -39,7 +39,7 @@ documents = st.dictionaries(
                     st.dictionaries(keys, values, max_size=4)), max_size=8)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=250, deadline=None)  # with tomli_w on every shipped record below
 @given(documents, st.booleans())
 def test_same_bytes_as_tomli_w(doc: dict[str, Any], multiline: bool) -> None:
     assert toml_writer.dumps(doc, multiline_strings=multiline) == tomli_w.dumps(
