@@ -7,6 +7,7 @@ a link; temp files left by a killed command are swept by the next one that takes
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -25,17 +26,28 @@ from pbem.core.errors import CampaignError, UsageError
 from tests.conftest import make_table
 from tests.conftest import run_pbem as pbem
 
+# One xdist worker runs this module: its module-scoped fixture is made once.
+pytestmark = pytest.mark.xdist_group("files-safety")
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A campaign, alice's key and her join form, made once by the commands a GM runs."""
+    where = tmp_path_factory.mktemp("player")
+    pbem("keygen", "gm", cwd=where)
+    pbem("keygen", "alice", cwd=where)
+    pbem("keygen", "bob", cwd=where)
+    pbem("new", "conformance", "camp", "--gm-key", "gm", "--player", "alice=alice.pub",
+         "--player", "bob=bob.pub", "--option", "rounds=1", cwd=where)
+    form = pbem("form", "camp", "--player", "alice", cwd=where).stdout
+    (where / "alice.txt").write_text(form)
+    return where
+
 
 @pytest.fixture
-def player(tmp_path: Path) -> Path:
-    """A campaign, alice's key and her join form, in ``tmp_path``."""
-    pbem("keygen", "gm", cwd=tmp_path)
-    pbem("keygen", "alice", cwd=tmp_path)
-    pbem("keygen", "bob", cwd=tmp_path)
-    pbem("new", "conformance", "camp", "--gm-key", "gm", "--player", "alice=alice.pub",
-         "--player", "bob=bob.pub", "--option", "rounds=1", cwd=tmp_path)
-    form = pbem("form", "camp", "--player", "alice", cwd=tmp_path).stdout
-    (tmp_path / "alice.txt").write_text(form)
+def player(made: Path, tmp_path: Path) -> Path:
+    """A copy of ``made`` of this test's own, in ``tmp_path`` (modes kept: keys stay 0600)."""
+    shutil.copytree(made, tmp_path, dirs_exist_ok=True)
     return tmp_path
 
 

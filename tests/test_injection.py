@@ -38,6 +38,9 @@ from pbem.core.errors import OrderSyntaxError
 from pbem.core.ruleset import JOIN_PHASE
 from tests.conftest import Table, make_table
 
+# One xdist worker runs this module: its module-scoped fixtures are made once.
+pytestmark = pytest.mark.xdist_group("injection")
+
 #: One join motto per player (the conformance game's free text, at most 60 characters): a
 #: BBCode box breaker with a link, HTML that would run a script, Markdown that would make a
 #: heading, emphasis, a link and raw HTML.

@@ -35,6 +35,9 @@ from pbem.core.campaign import Campaign, open_campaign
 from pbem.core.signing import sign_text
 from tests.conftest import in_browser
 
+# One xdist worker runs this module: its module-scoped fixtures are made once.
+pytestmark = pytest.mark.xdist_group("report-formats")
+
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "reports"
 

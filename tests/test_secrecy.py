@@ -24,6 +24,9 @@ from pbem.core import demo, engine, ledger, report
 from pbem.core.campaign import Campaign, open_campaign
 from pbem.core.canonical import canonical_json
 
+# One xdist worker runs this module: its module-scoped fixtures are made once.
+pytestmark = pytest.mark.xdist_group("secrecy")
+
 GAMES = {"conformance": 3, "mythology": 3}
 MARKER = "MARKER-7f3a9c-hidden-holding"
 

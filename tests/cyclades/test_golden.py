@@ -22,7 +22,8 @@ GOLDEN = ROOT / "tests" / "golden" / "cyclades-4p-seed1.txt"
 EXAMPLE = ROOT / "examples" / "cyclades-4p"
 FULL_REPORTS_UNTIL = 10  # records of setup and cycle 1 whose reports are kept verbatim
 
-pytestmark = pytest.mark.slow
+# One xdist worker runs this module: its module-scoped fixtures are made once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cyclades-golden")]
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,8 @@ GOLDEN = ROOT / "tests" / "golden" / "mythology-4p-seed1.txt"
 EXAMPLE = ROOT / "examples" / "mythology-4p"
 FULL_REPORTS_UNTIL = 8  # records of the first turn whose reports are kept verbatim
 
-pytestmark = pytest.mark.slow
+# One xdist worker runs this module: its module-scoped fixtures are made once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("mythology-golden")]
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,8 @@ from pbem.core import demo, engine, ledger
 from pbem.core.campaign import open_campaign
 from pbem.games.mythology.components import load
 
-pytestmark = pytest.mark.slow
+# One xdist worker runs this module: its module-scoped fixtures are made once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("mythology-report")]
 
 
 @pytest.fixture(scope="module")
