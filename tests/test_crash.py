@@ -18,10 +18,10 @@ from tests.conftest import Table, make_table
 
 pytestmark = pytest.mark.slow
 
-# Imports first, then waits for a line on stdin: the kill delay then falls inside the work of
-# adjudication, not inside interpreter start-up.
-DRIVER = ("import sys; from pbem.cli import main; sys.stdin.readline(); "
-          "sys.exit(main(['adjudicate', sys.argv[1]]))")
+# Imports first, says so, then waits for a line on stdin: the kill delay then falls inside
+# the work of adjudication, not inside interpreter start-up.
+DRIVER = ("import sys; from pbem.cli import main; print('ready', flush=True); "
+          "sys.stdin.readline(); sys.exit(main(['adjudicate', sys.argv[1]]))")
 
 
 def _ready(root: Path) -> Table:
@@ -44,7 +44,15 @@ def _start(root: Path) -> subprocess.Popen[bytes]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def _go(proc: subprocess.Popen[bytes]) -> None:
+def _imported(proc: subprocess.Popen[bytes]) -> None:
+    """Wait until the driver has its imports done (no sleeping on a guess)."""
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == b"ready\n"
+
+
+def _go(proc: subprocess.Popen[bytes], *, imported: bool = False) -> None:
+    if not imported:
+        _imported(proc)
     assert proc.stdin is not None
     proc.stdin.write(b"go\n")
     proc.stdin.flush()
@@ -55,9 +63,9 @@ def test_sigkill_at_any_instant_then_rerun_gives_identical_ledger(tmp_path: Path
     reference = tmp_path / "reference"
     shutil.copytree(template, reference)
     proc = _start(reference)
-    time.sleep(0.5)
+    _imported(proc)
     began = time.perf_counter()
-    _go(proc)
+    _go(proc, imported=True)
     assert proc.wait(60) == 0, proc.stderr.read() if proc.stderr else ""
     work = time.perf_counter() - began
     want = _ledger(reference)
@@ -69,7 +77,6 @@ def test_sigkill_at_any_instant_then_rerun_gives_identical_ledger(tmp_path: Path
         root = tmp_path / f"trial{i}"
         shutil.copytree(template, root)
         proc = _start(root)
-        time.sleep(0.3)
         _go(proc)
         time.sleep(work * i / trials)  # stratified over the whole adjudication
         os.kill(proc.pid, signal.SIGKILL)
@@ -105,9 +112,10 @@ def test_two_concurrent_adjudications_give_one_correct_ledger(tmp_path: Path) ->
         root = tmp_path / f"race{i}"
         shutil.copytree(template, root)
         a, b = _start(root), _start(root)
-        time.sleep(0.4)
-        _go(a)
-        _go(b)
+        _imported(a)
+        _imported(b)
+        _go(a, imported=True)
+        _go(b, imported=True)
         codes = sorted((a.wait(60), b.wait(60)))
         assert codes == [0, 1], codes  # one adjudicates; the other finds orders missing
         assert _ledger(root) == want
