@@ -42,3 +42,14 @@ def test_big_integers_go_to_the_reference_which_refuses_them() -> None:
     assert not _plain({"x": 2**60})
     with pytest.raises(rfc8785.IntegerDomainError):
         canonical_json({"x": 2**60})
+
+
+def test_the_fast_check_judges_each_kind_of_container() -> None:
+    # Members judged by their set of types: every way out of the fast path still found.
+    plain = [[], {}, ["a", None, True], [1, 2, -(2**53) + 1], {"a": [1, {"b": "c"}]},
+             (1, "x"), [[[[2**53 - 1]]]], {"é": 1}]
+    not_plain = [[1, 2**53], [2**60, "a"], ["a", [1, [-(2**53)]]], {"a": 1.0}, [0.5],
+                 {1: "a"}, {True: 1}, {"\U0001f4a1": 1}, [{"a": {"b": 2.5}}], [b"x"],
+                 {"a": {"b": [1, 2, 2**54]}}]
+    assert all(_plain(v) for v in plain)
+    assert not any(_plain(v) for v in not_plain)
