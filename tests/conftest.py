@@ -58,6 +58,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 _MADE_BASETEMP = pytest.StashKey[str]()
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The end-to-end tests (marked ``slow``) first, each module's order kept: with
+    ``pytest -n`` the long ones then start early instead of leaving one worker to finish
+    them alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def run_pbem(*args: str, cwd: Path, ok: bool = True, stdin: str | None = None
              ) -> subprocess.CompletedProcess[str]:
     """``pbem ARGS`` as a fresh process, the way a user runs it; asserts success unless
