@@ -23,7 +23,8 @@ pytestmark = pytest.mark.slow
 README = Path(__file__).resolve().parent.parent / "README.md"
 INSTALL = ("python3 -m venv .venv && . .venv/bin/activate && pip install . && "
            "pbem demo mythology --players 4")
-TESTS = ("python3 -m venv .venv && . .venv/bin/activate && pip install -q -e '.[test]' && "
+TESTS = ("python3 -m venv .venv && . .venv/bin/activate && pip install -q --no-compile -e "
+         "'.[test]' && "
          "pytest -q -p no:cacheprovider -n auto --dist loadgroup")
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import datetime
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -29,7 +30,9 @@ SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=
                     suppress_health_check=list(HealthCheck))
 
 
+@functools.cache
 def _names() -> list[str]:
+    # Built at the first draw, not at import: collecting the tests plays no game.
     s = of_kind("act")[0]
     board = board_of(s.state)
     out = sorted({*board.territories, *board.seas, *C.gods, *C.buildings, *C.creatures,
@@ -38,8 +41,7 @@ def _names() -> list[str]:
     return out
 
 
-NAMES = _names()
-name = st.sampled_from(NAMES).flatmap(
+name = st.deferred(lambda: st.sampled_from(_names())).flatmap(
     lambda n: st.sampled_from([n, n.upper(), n.title(), f" {n} "]))
 number = st.one_of(st.integers(-3, 12), st.sampled_from([0, 1, 2, 99, 100, 10**30,
                                                           -(10**30), 2**63]))
