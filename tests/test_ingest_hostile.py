@@ -238,6 +238,25 @@ def test_raw_utf8_attachment_name(camp: Table, tmp_path: Path) -> None:
     assert "attachment ordres-été.toml" in result.blocks[0].where
 
 
+def test_an_attachment_name_never_chooses_a_path(camp: Table, tmp_path: Path) -> None:
+    """Issue 12 section 5: names in a message (attachment names, Message-ID, subject) are
+    labels only; every file ingest writes is under the campaign's gm/, named by pbem."""
+    before = {p for p in tmp_path.rglob("*")}
+    names = ["../../escaped.toml", "/tmp/escaped-abs.toml", "..\\..\\win.toml"]
+    parts = "".join(f'--b\nContent-Type: text/plain\nContent-Disposition: attachment; '
+                    f'filename="{n}"\n\n' + pledge(camp, "carol", 3) for n in names)
+    raw = mail('Content-Type: multipart/mixed; boundary="b"\n', parts + "--b--\n",
+               msgid="<../../../etc/passwd>", subject="../../subject")
+    (result,) = run(camp, write(tmp_path, "m.eml", raw))
+    assert [b.status for b in result.blocks] == ["accepted"]  # one block, three copies
+    assert not Path("/tmp/escaped-abs.toml").exists()
+    new = {p for p in tmp_path.rglob("*")} - before
+    outside = [p for p in new if camp.root / "gm" not in p.parents and p != tmp_path / "m.eml"]
+    assert outside == [], outside
+    assert not any("escaped" in p.name or "passwd" in p.name or "subject" in p.name
+                   for p in new)
+
+
 def test_raw_utf8_sender_neither_crashes_the_reply_nor_loses_seen(camp: Table,
                                                                   tmp_path: Path) -> None:
     path = write(tmp_path, "m.eml", _raw_utf8_from(camp))
