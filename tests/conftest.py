@@ -59,10 +59,11 @@ _MADE_BASETEMP = pytest.StashKey[str]()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The end-to-end tests (marked ``slow``) first, each module's order kept: with
-    ``pytest -n`` the long ones then start early instead of leaving one worker to finish
-    them alone at the end."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The end-to-end tests (marked ``slow``) and the long ones (``long``) first, each
+    module's order kept: with ``pytest -n`` they then start early instead of leaving one
+    worker to finish them alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None
+               and item.get_closest_marker("long") is None)
 
 
 def run_pbem(*args: str, cwd: Path, ok: bool = True, stdin: str | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +18,7 @@ values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=5) | st.di
     max_size=5), max_leaves=40)
 
 
+@pytest.mark.long
 @settings(max_examples=500)
 @given(values)
 def test_fast_path_equals_rfc8785(value: Any) -> None:

@@ -23,6 +23,7 @@ def _files(campaign: Path) -> dict[str, str]:
 
 @pytest.mark.parametrize(("game", "players"), [("mythology", 3), ("cyclades", 3),
                                                ("conformance", 4)])
+@pytest.mark.long
 def test_reports_from_workers_are_the_same_bytes(tmp_path: Path, game: str,
                                                  players: int) -> None:
     inline = demo.run(games.get(game), tmp_path / "one", players=players, seed="jobs",

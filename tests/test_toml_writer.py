@@ -6,6 +6,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+import pytest
 import tomli
 import tomli_w
 from hypothesis import given, settings
@@ -39,6 +40,7 @@ documents = st.dictionaries(
                     st.dictionaries(keys, values, max_size=4)), max_size=8)
 
 
+@pytest.mark.long
 @settings(max_examples=250, deadline=None)  # with tomli_w on every shipped record below
 @given(documents, st.booleans())
 def test_same_bytes_as_tomli_w(doc: dict[str, Any], multiline: bool) -> None:

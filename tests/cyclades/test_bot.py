@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from pbem import games
 from pbem.core import ledger, simulate
 
@@ -40,6 +42,7 @@ def _events(root: Path) -> Counter[str]:
     return seen
 
 
+@pytest.mark.long
 def test_bots_reach_battles_retreats_creatures_and_every_kind_of_action(tmp_path: Path) -> None:
     reports = [simulate.play("cyclades", i, seed="bot", players=None, options={},
                              resolve=games.get, keep=tmp_path) for i in range(8)]
@@ -51,6 +54,7 @@ def test_bots_reach_battles_retreats_creatures_and_every_kind_of_action(tmp_path
     assert seen["battle"] >= 8, seen["battle"]
 
 
+@pytest.mark.long
 def test_titans_board_bots_move_titans_and_make_special_attacks(tmp_path: Path) -> None:
     reports = [simulate.play("cyclades", i, seed="bot", players=4,
                              options={"board": "titans"}, resolve=games.get, keep=tmp_path)

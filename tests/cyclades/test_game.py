@@ -16,6 +16,7 @@ from pbem.games.cyclades.game import RULESET
 BOARDS = [("vanilla", n) for n in range(2, 6)] + [("titans", n) for n in range(2, 7)]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(("board", "players"), BOARDS)
 def test_demo_plays_and_audits_a_whole_game(board: str, players: int, tmp_path: Path) -> None:
     result = demo.run(RULESET, tmp_path / "d", players=players, seed="n",
@@ -49,6 +50,7 @@ def test_the_bid_phase_is_sealed_until_the_end_and_its_auction_public(tmp_path: 
     assert engine.open_phase(c)[2] is None
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(("options", "players"), [({}, 3), ({"board": "titans"}, 5)])
 def test_simulate_finds_nothing_wrong(options: dict[str, str], players: int) -> None:
     """Replay, the audit, secrecy as non-interference (a player's gold and standing orders
