@@ -66,6 +66,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                and item.get_closest_marker("long") is None)
 
 
+def table_copy(base: Path, root: Path) -> Table:
+    """A copy at ``root`` of the conformance campaign at ``base`` (made by :func:`make_table`,
+    keys from :func:`seeded_key`), for a test of its own."""
+    shutil.copytree(base, root)
+    return Table(root, campaign_mod.open_campaign(root, games.get), seeded_key("gm"),
+                 {p: seeded_key(p) for p in PLAYERS})
+
+
 def run_pbem(*args: str, cwd: Path, ok: bool = True, stdin: str | None = None
              ) -> subprocess.CompletedProcess[str]:
     """``pbem ARGS`` as a fresh process, the way a user runs it; asserts success unless

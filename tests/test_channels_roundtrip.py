@@ -23,13 +23,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem import games
 from pbem.channels import htmltext, mime
 from pbem.core import armor, sshsig
-from pbem.core.campaign import open_campaign
 from pbem.core.errors import ArmorError
 from pbem.core.resources import order_form_text
-from tests.conftest import Table, hexof, make_table, seeded_key
+from tests.conftest import Table, hexof, make_table, seeded_key, table_copy
 
 KEY = seeded_key("alice")
 PUBLIC = KEY.public_key().public_bytes_raw()
@@ -434,10 +432,7 @@ def pledge_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def camp(pledge_base: Path, tmp_path: Path) -> Table:
-    root = tmp_path / "camp"
-    shutil.copytree(pledge_base, root)
-    return Table(root, open_campaign(root, games.get), seeded_key("gm"),
-                 {p: seeded_key(p) for p in ("alice", "bob", "carol")})
+    return table_copy(pledge_base, tmp_path / "camp")
 
 
 def test_repaired_block_is_accepted_by_the_engine(camp: Table) -> None:

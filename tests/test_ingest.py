@@ -15,24 +15,21 @@ import email.utils
 import hashlib
 import html
 import mailbox
-import shutil
 import tomllib
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
-from pbem import games
 from pbem.channels import htmltext, ingest, mime, scan
 from pbem.channels.results import MessageResult
 from pbem.cli.app import run as cli
 from pbem.core import armor, engine, keys, ledger, report
 from pbem.core import orders as orders_mod
-from pbem.core.campaign import open_campaign
 from pbem.core.dice import Stream
 from pbem.core.forms import orders_toml, render_form
 from pbem.core.signing import sign_text
-from tests.conftest import PLAYERS, Table, make_table, seeded_key
+from tests.conftest import Table, make_table, table_copy
 from tests.data.mail import make_fixtures
 from tests.data.mail.make_fixtures import flow
 
@@ -54,10 +51,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def camp(base: Path, tmp_path: Path) -> Table:
-    root = tmp_path / "camp"
-    shutil.copytree(base, root)
-    return Table(root, open_campaign(root, games.get), seeded_key("gm"),
-                 {p: seeded_key(p) for p in PLAYERS})
+    return table_copy(base, tmp_path / "camp")
 
 
 def run(camp: Table, *paths: Path) -> list[MessageResult]:

@@ -11,50 +11,40 @@ import base64
 import email
 import email.policy
 import email.utils
-import shutil
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from pbem import games
 from pbem.channels import ingest, mime, replies, scan
 from pbem.channels import outbox as outbox_mod
 from pbem.channels.results import MessageResult
 from pbem.cli.app import run as cli
 from pbem.core import armor
-from pbem.core.campaign import open_campaign
-from tests.conftest import PLAYERS, Table, make_table, seeded_key
+from tests.conftest import Table, make_table, table_copy
 from tests.test_ingest import (
-    RECEIVED,
     SMTP,
     gmail,
     inbox_files,
     outbox,
     pending,
     pledge,
+    run,
 )
 
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A conformance campaign after its join phase (a copy for each test: ``camp``)."""
     root = tmp_path_factory.mktemp("hostile") / "camp"
-    table = make_table(root)
-    table.play_phases(1)
+    make_table(root).play_phases(1)
     return root
 
 
 @pytest.fixture
 def camp(base: Path, tmp_path: Path) -> Table:
-    root = tmp_path / "camp"
-    shutil.copytree(base, root)
-    return Table(root, open_campaign(root, games.get), seeded_key("gm"),
-                 {p: seeded_key(p) for p in PLAYERS})
-
-
-def run(camp: Table, *paths: Path) -> list[MessageResult]:
-    return ingest.ingest(camp.campaign, list(paths), received=RECEIVED)
+    return table_copy(base, tmp_path / "camp")
 
 
 def mail(head: str, body: bytes | str, *, sender: str = "alice@example.org",
@@ -70,6 +60,18 @@ def write(tmp_path: Path, name: str, raw: bytes) -> Path:
     path = tmp_path / name
     path.write_bytes(raw)
     return path
+
+
+def run_traced(camp: Table, path: Path) -> tuple[MessageResult, int]:
+    """The result of ingesting the one message at ``path``, and the peak of Python's memory
+    (tracemalloc) while it ran."""
+    tracemalloc.start()
+    try:
+        (result,) = run(camp, path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return result, peak
 
 
 def gm_bytes(camp: Table) -> int:
@@ -349,12 +351,7 @@ def test_broken_blocks_are_bounded(camp: Table, tmp_path: Path) -> None:
     raw = _broken_blocks(camp)
     path = write(tmp_path, "m.eml", raw)
     before = gm_bytes(camp)
-    tracemalloc.start()
-    try:
-        (result,) = run(camp, path)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    result, peak = run_traced(camp, path)
     assert not result.failed
     assert len(result.blocks) == ingest.MAX_BLOCKS
     assert all(b.status == "rejected" for b in result.blocks)
@@ -396,12 +393,7 @@ def test_a_50_mb_message_is_kept_but_not_read(camp: Table, tmp_path: Path) -> No
     del attachment, body
     assert len(raw) > 50_000_000
     path = write(tmp_path, "m.eml", raw)
-    tracemalloc.start()
-    try:
-        (result,) = run(camp, path)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    result, peak = run_traced(camp, path)
     assert not result.failed and result.kept is not None
     assert result.kept.stat().st_size == len(raw)
     assert any("over the" in p and "limit" in p for p in result.problems), result.problems

@@ -38,20 +38,13 @@ _TYPE_NAMES = {"str": "a string", "int": "a whole number", "float": "a number",
                "datetime": "a date"}
 
 
+#: TOML's value types as the checks name them (bool before int: True is an int in Python).
+_TYPES: tuple[tuple[type, str], ...] = ((bool, "bool"), (int, "int"), (float, "float"),
+                                        (str, "str"), (list, "list"), (dict, "table"))
+
+
 def _type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "str"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, dict):
-        return "table"
-    return "datetime"
+    return next((name for kind, name in _TYPES if isinstance(value, kind)), "datetime")
 
 
 @dataclass
