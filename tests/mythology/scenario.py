@@ -184,3 +184,19 @@ def scene(players: tuple[str, ...] | None = None) -> tuple[State, list[str]]:
     for p in state["seats"]:
         write_sheet(state, p)
     return state, list(state["seats"])
+
+
+#: Gods with no halt and no terrain power (011): nothing of theirs stops a move.
+QUIET_GODS = ("athena", "demeter", "hera")
+
+
+def quiet_scene(totals: Mapping[int, int]) -> tuple[State, str, PhaseSpec]:
+    """Three quiet gods; Hercules in 3011 (INLAND), the Sow in Macedonia; the first player
+    has ``totals`` Power Points on Heroes and moves now."""
+    state, seats = scene()
+    state["gods"] = dict(zip(seats, QUIET_GODS, strict=True))
+    mover = seats[0]
+    put(state, HERCULES, INLAND)
+    put(state, SOW, MACEDONIA)
+    set_totals(state, mover, totals)
+    return state, mover, moving_phase(state, mover)

@@ -36,27 +36,17 @@ from tests.mythology.scenario import (
     SOW,
     C,
     State,
-    moving_phase,
     of_type,
     put,
+    quiet_scene,
     run,
-    scene,
-    set_totals,
 )
 from tests.mythology.test_fuzz import WHERE, _rng, mutated_orders, of_kind, voided_orders
 
-QUIET_GODS = ("athena", "demeter", "hera")  # no halt, no terrain power (011)
-
 
 def _scene() -> tuple[State, str, PhaseSpec]:
-    """Hercules in 3011 (the first player's, 3 points), the Sow in Macedonia; no challenges."""
-    state, seats = scene()
-    state["gods"] = dict(zip(seats, QUIET_GODS, strict=True))
-    ann = seats[0]
-    put(state, HERCULES, "3011")
-    put(state, SOW, "2908")
-    set_totals(state, ann, {HERCULES: 3})
-    return state, ann, moving_phase(state, ann)
+    """Hercules in 3011 (the first player's), the Sow in Macedonia; no god halts or closes."""
+    return quiet_scene({HERCULES: 3})
 
 
 # --- which problems are foreseen -------------------------------------------------------------

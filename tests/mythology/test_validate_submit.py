@@ -22,28 +22,19 @@ from tests.mythology.scenario import (
     SOW,
     C,
     State,
-    moving_phase,
     place_helper,
     place_prize,
     put,
+    quiet_scene,
     run,
     scene,
-    set_totals,
     write_sheet,
 )
 
-QUIET_GODS = ("athena", "demeter", "hera")  # no halt, no terrain power (011)
-
 
 def _scene() -> tuple[State, str, PhaseSpec]:
-    """Hercules in 3011 (the first player's, 3 points), the Sow in Macedonia."""
-    state, seats = scene()
-    state["gods"] = dict(zip(seats, QUIET_GODS, strict=True))
-    ann = seats[0]
-    put(state, HERCULES, INLAND)
-    put(state, SOW, MACEDONIA)
-    set_totals(state, ann, {HERCULES: 3, JASON: 2})
-    return state, ann, moving_phase(state, ann)
+    """Hercules in 3011 (the first player's), the Sow in Macedonia; no god halts or closes."""
+    return quiet_scene({HERCULES: 3, JASON: 2})
 
 
 def _problems(state: State, phase: PhaseSpec, player: str, orders: dict[str, Any]) -> list[str]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.core.dice import Stream
 from pbem.core.ruleset import PhaseSpec
-from pbem.games.mythology import movement
+from pbem.games.mythology import movement, moving
 from pbem.games.mythology.components import Components
 from pbem.games.mythology.rules import Board
 
@@ -227,13 +227,6 @@ def _remorseful(c: Components, view: Mapping[str, Any], hero: int) -> bool:
     return bool(view["remorse"]) and c.heroes[hero].name == "Hercules"
 
 
-def _closed(c: Components, view: Mapping[str, Any], path: list[str]) -> list[str]:
-    """The hexes of ``path`` a god's terrain power closes to Heroes this Turn (011)."""
-    tests = {"forest": c.map.is_forest, "mountain": c.map.is_mountain, "river": c.map.is_river}
-    return [h for h in path for rule in view.get("closed", [])
-            if c.map.area_of(h) == rule["area"] and tests[rule["feature"]](h)]
-
-
 def move(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -> Orders:
     board = Board(c)
     totals = {int(h): t for h, t in view["my_hero_totals"].items()}
@@ -270,9 +263,9 @@ def move(c: Components, view: Mapping[str, Any], player: str, rng: Stream) -> Or
         ship = hero in view["ships"]
         goals = prize_hexes | set(monster_at)
         path = _path_toward(c, board, start, goals, ship, rng, f"bot/{player}/path/{hero}")
-        closed = _closed(c, view, path)
+        closed = moving.closed_hexes(c, view.get("closed", []), path)
         if closed:  # a god's terrain power (011): stop before the first closed hex
-            path = path[:path.index(closed[0])]
+            path = path[:min(path.index(h) for h in closed)]
         attempts.append({"unit": hero, "bid": totals[hero], "path": path})
         end = path[-1] if path else start
         if ship:

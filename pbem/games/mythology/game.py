@@ -168,7 +168,7 @@ class Mythology(Ruleset):
             problems = [Problem(f"[orders] {k}", "unknown order", "write only area = ...")
                         for k in orders if k != "area"]
             if self.place_area(orders) is None:
-                problems.append(Problem("[orders] area", f"{logsheet._shown(orders.get('area'))}"
+                problems.append(Problem("[orders] area", f"{names.shown(orders.get('area'))}"
                                         " is not an Area", "one of " + ", ".join(_areas(self.c))))
             return problems
         if phase.kind == "move":

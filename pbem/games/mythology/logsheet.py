@@ -191,9 +191,9 @@ def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str
             continue
         code = names.occurrence_code(occ.get("code"))
         if code is None:
-            problems.append(Problem(f"{where} code", f"{_shown(occ.get('code'))} is not a Divine "
-                                    "Occurrence code", "one of " + ", ".join(OCCURRENCE_CODES)
-                                    + " (009 E 2)"))
+            problems.append(Problem(f"{where} code", f"{names.shown(occ.get('code'))} is not a "
+                                    "Divine Occurrence code",
+                                    "one of " + ", ".join(OCCURRENCE_CODES) + " (009 E 2)"))
         elif not _points(occ.get("points")):
             problems.append(Problem(f"{where} points", "must be a whole number from 1 to 10"))
         else:
@@ -206,14 +206,15 @@ def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str
     raw_card = orders.get("card", "")
     card = names.card_id(raw_card)  # 24 is read as "24", the card id the form writes
     if card is None or (card and card not in hand):
-        problems.append(Problem("[orders] card", f"{_shown(raw_card)} is not a card in your "
+        problems.append(Problem("[orders] card", f"{names.shown(raw_card)} is not a card in your "
                                 "hand", "your hand: " + (", ".join(f'"{h}"' for h in hand)
                                                          or "empty") + '; card = "" places none'))
         card = ""
     raw_area = orders.get("area", "")
     area = "" if raw_area == "" else area_in(raw_area, areas)
     if area is None:
-        problems.append(Problem("[orders] area", f"{_shown(raw_area)} is not an Area of the map",
+        problems.append(Problem("[orders] area", f"{names.shown(raw_area)} is not an Area of the "
+                                "map",
                                 'write area = "" to choose in your God Placement phase (203)'))
         area = ""
     challenges: list[ChallengeOrder] = []
@@ -323,11 +324,6 @@ def parse(orders: Mapping[str, Any], *, hand: Sequence[str], areas: Sequence[str
                                 f"has {MAX_POWER_POINTS} per game Turn (007 B)",
                                 "reduce some allocations"))
     return sheet, problems
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def area_in(value: Any, areas: Sequence[str]) -> str | None:

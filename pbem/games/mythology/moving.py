@@ -133,17 +133,13 @@ def _path(raw: Any, where: str, problems: list[Problem]) -> tuple[str, ...] | No
     for step, value in enumerate(raw, start=1):
         hex_id = names.hex_id(value)
         if hex_id is None:
-            problems.append(Problem(f"{where} path", f"step {step}: {_shown(value)} is not a "
+            problems.append(Problem(f"{where} path", f"step {step}: {names.shown(value)} is not a "
                                     "hex number", 'hex numbers are strings such as "3011"'))
             return None
         out.append(hex_id)
     return tuple(out)
 
 
-def _shown(value: Any) -> str:
-    """A value as the player wrote it, cut short (a fuzzer's megabyte string stays out)."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def parse(c: Components, orders: Mapping[str, Any], *, lesser: bool = False,
@@ -161,7 +157,7 @@ def parse(c: Components, orders: Mapping[str, Any], *, lesser: bool = False,
                                     "counters (Optional Rule 303 is off)",
                                     "remove it; 303 needs --option lesser_evil=on"))
         elif key not in keys:
-            problems.append(Problem(f"[orders] {_shown(key)}", "unknown order",
+            problems.append(Problem(f"[orders] {names.shown(key)}", "unknown order",
                                     "a Moving Player's order has " + ", ".join(keys)))
     units = set(range(1, 65)) | (set(c.lesser) if lesser else set())
 
@@ -179,7 +175,7 @@ def parse(c: Components, orders: Mapping[str, Any], *, lesser: bool = False,
                 continue
             for k in t:
                 if k not in allowed:
-                    problems.append(Problem(f"{where} {_shown(k)}", "unknown key",
+                    problems.append(Problem(f"{where} {names.shown(k)}", "unknown key",
                                             "keys: " + ", ".join(sorted(allowed))))
             out.append((where, t))
         return out
@@ -189,12 +185,12 @@ def parse(c: Components, orders: Mapping[str, Any], *, lesser: bool = False,
         unit, area = t.get("unit", 0), t.get("area", "")
         ok = True
         if not (_int(unit) and (unit == 0 or unit in units)):
-            problems.append(Problem(f"{where} unit", f"{_shown(unit)} is not a unit number",
+            problems.append(Problem(f"{where} unit", f"{names.shown(unit)} is not a unit number",
                                     "Heroes 1-32, Monsters 33-64; 0 or no line for none"))
             ok = False
         found = "" if area == "" else names.area_id(c, area)
         if found is None:
-            problems.append(Problem(f"{where} area", f"{_shown(area)} is not an Area of the "
+            problems.append(Problem(f"{where} area", f"{names.shown(area)} is not an Area of the "
                                     "map", "one of " + ", ".join(sorted(c.map.areas))))
             ok = False
         return (unit, found or "") if ok else None
@@ -208,11 +204,11 @@ def parse(c: Components, orders: Mapping[str, Any], *, lesser: bool = False,
                                     "or gods as the card needs", "010 B, E 2"))
         else:
             for k in sorted(set(card) - {"section", "unit", "area", "gods"}):
-                problems.append(Problem(f"{where} {_shown(k)}", "unknown key",
+                problems.append(Problem(f"{where} {names.shown(k)}", "unknown key",
                                         "keys: area, gods, section, unit"))
             section = names.choice(card.get("section"), ("god", "event"))
             if section is None:
-                problems.append(Problem(f"{where} section", f"{_shown(card.get('section'))} "
+                problems.append(Problem(f"{where} section", f"{names.shown(card.get('section'))} "
                                         'is neither "god" nor "event"', "010 B 1-2"))
             parts = play_parts(card, where)
             raw_gods = card.get("gods", [])
@@ -224,7 +220,7 @@ def parse(c: Components, orders: Mapping[str, Any], *, lesser: bool = False,
                 for g in raw_gods:
                     found = names.god_id(c, g)
                     if found is None:
-                        problems.append(Problem(f"{where} gods", f"{_shown(g)} is not a god",
+                        problems.append(Problem(f"{where} gods", f"{names.shown(g)} is not a god",
                                                 "one of " + ", ".join(sorted(c.gods))))
                     elif found in gods:
                         problems.append(Problem(f"{where} gods", f"{found} is named twice"))
@@ -238,7 +234,7 @@ def parse(c: Components, orders: Mapping[str, Any], *, lesser: bool = False,
                                                              else None)
         parts = play_parts(t, where)
         if found_pid is None:
-            problems.append(Problem(f"{where} id", f"{_shown(pid)} is not a power of your god "
+            problems.append(Problem(f"{where} id", f"{names.shown(pid)} is not a power of your god "
                                     "(011)", ", ".join(powers)))
         elif parts is not None:
             plays.append(Play(f"power:{found_pid}", parts[0], parts[1], where=where))
@@ -246,24 +242,24 @@ def parse(c: Components, orders: Mapping[str, Any], *, lesser: bool = False,
     for where, t in tables("activate", {"code", "hex", "area"}):
         code = names.occurrence_code(t.get("code"))
         if code is None:
-            problems.append(Problem(f"{where} code", f"{_shown(t.get('code'))} is not a Divine "
-                                    "Occurrence code", "E, T, V, P, Pe or F (009 E 2)"))
+            problems.append(Problem(f"{where} code", f"{names.shown(t.get('code'))} is not a "
+                                    "Divine Occurrence code", "E, T, V, P, Pe or F (009 E 2)"))
             continue
         raw_hex = t.get("hex", "")
         hex_id = "" if raw_hex == "" else names.hex_id(raw_hex)
         if code == "V" and (not hex_id or hex_id not in c.map.hexes):
             problems.append(Problem(f"{where} hex", f"a Volcano needs the hex it strikes "
-                                    f"(210 G 3); {_shown(raw_hex)} is no hex of the map",
+                                    f"(210 G 3); {names.shown(raw_hex)} is no hex of the map",
                                     'write hex = "3111"'))
             continue
         if hex_id is None or (hex_id and hex_id not in c.map.hexes):
-            problems.append(Problem(f"{where} hex", f"there is no hex {_shown(raw_hex)} on the "
-                                    "map", 'only a Volcano (V) takes a hex; write hex = ""'))
+            problems.append(Problem(f"{where} hex", f"there is no hex {names.shown(raw_hex)} on "
+                                    "the map", 'only a Volcano (V) takes a hex; write hex = ""'))
             continue
         raw_area = t.get("area", "")
         area = "" if raw_area == "" else names.area_id(c, raw_area)
         if area is None:
-            problems.append(Problem(f"{where} area", f"{_shown(raw_area)} is not an Area of "
+            problems.append(Problem(f"{where} area", f"{names.shown(raw_area)} is not an Area of "
                                     "the map", "one of " + ", ".join(sorted(c.map.areas))))
             continue
         acts.append(Activation(code, hex_id, area, where))
@@ -372,6 +368,16 @@ def lesser_path_problems(c: Components, unit: int, start: str, path: tuple[str, 
     return problems
 
 
+def closed_hexes(c: Components, terrain: Sequence[Mapping[str, str]],
+                 path: Sequence[str]) -> list[str]:
+    """The hexes of ``path`` that the terrain powers played this Turn (``terrain``: the
+    ``{area, feature}`` rules, as the state and the public view keep them) close to Heroes
+    (011), rule by rule."""
+    tests = {"forest": c.map.is_forest, "mountain": c.map.is_mountain, "river": c.map.is_river}
+    return [h for rule in terrain for h in path if h in c.map.hexes
+            and c.map.area_of(h) == rule["area"] and tests[rule["feature"]](h)]
+
+
 def validate(c: Components, state: State, player: str, orders: Mapping[str, Any]) -> list[Problem]:
     """Every problem that the state decides at submit (issue 12 §1): the shape, then the
     phase walked through as ordered, in the order :func:`resolve` runs it: the cards and
@@ -430,6 +436,17 @@ def review(c: Components, state: State, player: str,
 
     def risk(unit: int, why: str) -> None:
         risks.setdefault(unit, []).append(why)
+
+    def walk(unit: int, nm: str, where: str, path: Sequence[str]) -> None:
+        """``unit`` goes along ``path``: any unit standing in a hex it enters may intercept
+        it, and is at risk itself (205 I)."""
+        for h in path:
+            others = [u for u, x in pos.items() if x == h and u != unit]
+            if others:
+                risk(unit, f"it may be intercepted in {h} (205 I)")
+                for u in others:
+                    risk(u, f"it may intercept {nm} in {h} during {where} (205 I)")
+            pos[unit] = h
 
     def name(unit: int) -> str:
         if kind_of(unit) == "lesser":
@@ -608,13 +625,7 @@ def review(c: Components, state: State, player: str,
                 prior += [standing[h] for h in att.path if standing.get(h)]
         if hero and att.ship and not ship_now:
             risk(unit, f"its ship roll in {where} may fail (215 F 2)")
-        for h in att.path:
-            others = [u for u, x in pos.items() if x == h and u != unit]
-            if others:
-                risk(unit, f"it may be intercepted in {h} (205 I)")
-                for u in others:
-                    risk(u, f"it may intercept {nm} in {h} during {where} (205 I)")
-            pos[unit] = h
+        walk(unit, nm, where, att.path)
         if prior:
             pending.append(Problem(where, _joined(prior)))
         if att.ship and hero:
@@ -653,13 +664,7 @@ def review(c: Components, state: State, player: str,
                      for p in lesser_path_problems(c, mv.unit, at, mv.path, where)]
             problems += found
             if not found:
-                for h in mv.path:
-                    others = [u for u, x in pos.items() if x == h and u != mv.unit]
-                    if others:
-                        risk(mv.unit, f"it may be intercepted in {h} (205 I)")
-                        for u in others:
-                            risk(u, f"it may intercept {nm} in {h} during {where} (205 I)")
-                    pos[mv.unit] = h
+                walk(mv.unit, nm, where, mv.path)
         seen.add(mv.unit)
 
     # 4. Combats (205-207), where the moves as ordered leave the units.
@@ -1182,13 +1187,7 @@ class Phase:
 
     def terrain_problems(self, path: tuple[str, ...] | list[str]) -> list[str]:
         """A god's terrain power: no Hero enters those hexes of its Area this Turn (011)."""
-        out = []
-        for rule in cards.effects(self.s)["terrain"]:
-            test = {"forest": self.c.map.is_forest, "mountain": self.c.map.is_mountain,
-                    "river": self.c.map.is_river}[rule["feature"]]
-            out += [h for h in path if h in self.c.map.hexes
-                    and self.c.map.area_of(h) == rule["area"] and test(h)]
-        return out
+        return closed_hexes(self.c, cards.effects(self.s)["terrain"], path)
 
     def interceptors(self, unit: int, hex_id: str) -> list[tuple[str, int]]:
         """205 I: the (player, unit) standing orders that would attack ``unit`` in ``hex_id``."""

@@ -19,6 +19,13 @@ from pbem.games.mythology.components import Components
 OCCURRENCE_CODES = ("E", "T", "V", "P", "Pe", "F")
 
 
+def shown(value: Any) -> str:
+    """A value as the player wrote it, cut short for a message (a fuzzer's megabyte string
+    stays out of the report)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def is_int(value: Any) -> TypeGuard[int]:
     """A TOML integer (``True`` is not one, though Python says it is)."""
     return isinstance(value, int) and not isinstance(value, bool)
