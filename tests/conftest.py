@@ -24,6 +24,7 @@ from pbem.core.dice import Stream
 from pbem.core.forms import orders_toml, render_form
 from pbem.core.ruleset import JOIN_PHASE
 from pbem.core.signing import sign_text
+from tests import budget  # noqa: F401  (the property tests' example counts)
 
 PLAYERS = ("alice", "bob", "carol")
 
@@ -47,15 +48,38 @@ def pytest_configure(config: pytest.Config) -> None:
         os.makedirs(os.path.join(made, "tmp"))
         os.environ["TMPDIR"] = os.path.join(made, "tmp")
         tempfile.tempdir = None
+    if sys.dont_write_bytecode and not hasattr(config, "workerinput"):
+        _share_bytecode(config)
+
+
+def _share_bytecode(config: pytest.Config) -> None:
+    """Compile each module once per session, not once per process.
+
+    Where PYTHONDONTWRITEBYTECODE is set (this project's CI machine sets it), every Python
+    process compiles every module it imports from source: the two xdist workers, and each of
+    the few hundred ``pbem`` commands the tests run as a user would, at about 0.3 s each.
+    The session instead keeps the bytecode in a private folder of its own (PYTHONPYCACHEPREFIX,
+    mode 0700, removed at the end), so the checkout and the virtual environment still get no
+    ``__pycache__`` and no other user can plant bytecode in it.
+    """
+    made = config.stash.get(_MADE_BASETEMP, None)
+    prefix = (tempfile.mkdtemp(prefix="pyc-", dir=made) if made
+              else tempfile.mkdtemp(prefix="pbem-tests-pyc-"))
+    config.stash[_MADE_PYCACHE] = prefix
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = prefix
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    made = config.stash.get(_MADE_BASETEMP, None)
-    if made:  # memory is not a disk: give it back
-        shutil.rmtree(made, ignore_errors=True)
+    for made in (config.stash.get(_MADE_BASETEMP, None), config.stash.get(_MADE_PYCACHE, None)):
+        if made:  # memory is not a disk: give it back
+            shutil.rmtree(made, ignore_errors=True)
 
 
 _MADE_BASETEMP = pytest.StashKey[str]()
+_MADE_PYCACHE = pytest.StashKey[str]()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

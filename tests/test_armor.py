@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from pbem.core import armor, orders, sshsig
 from pbem.core.errors import ArmorError, OrderSyntaxError, SignatureError
 from pbem.core.keys import AllowedSigners
+from tests.budget import examples
 from tests.conftest import Table, make_table, seeded_key
 
 # Every character but surrogates (which are not text): codepoints 0..0x10FFFF.
@@ -159,7 +160,7 @@ def _accepted(text: str, table: Table) -> bool:
     return True
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data())
 def test_any_single_byte_change_of_body_or_signature_is_detected(
     module_table: Table, data: st.DataObject

@@ -17,6 +17,7 @@ from pbem import games
 from pbem.core import audit, engine, ledger
 from pbem.core.campaign import open_campaign
 from pbem.core.errors import AuditError, CampaignError
+from tests.budget import examples
 from tests.conftest import make_table, tampered_copy
 
 pytestmark = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
@@ -124,7 +125,7 @@ def test_the_latest_list_of_sealed_orders_to_reveal_is_checked(tmp_path: Path) -
         assert (caught.value.seq, caught.value.field) == (n, "gm unrevealed")
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_any_single_byte_change_of_a_record_is_detected_in_parallel(

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.core.canonical import _plain, canonical_json
+from tests.budget import examples
 
 scalars = st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.text(
     alphabet=st.characters(blacklist_categories=("Cs",)), max_size=20)
@@ -19,7 +20,7 @@ values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=5) | st.di
 
 
 @pytest.mark.long
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(values)
 def test_fast_path_equals_rfc8785(value: Any) -> None:
     assert canonical_json(value) == rfc8785.dumps(value)

@@ -27,6 +27,7 @@ from pbem.channels import htmltext, mime
 from pbem.core import armor, sshsig
 from pbem.core.errors import ArmorError
 from pbem.core.resources import order_form_text
+from tests.budget import examples
 from tests.conftest import Table, hexof, make_table, seeded_key, table_copy
 
 KEY = seeded_key("alice")
@@ -403,7 +404,7 @@ DAMAGE = {
 }
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_no_repair_accepts_a_changed_body(data: st.DataObject) -> None:
     # Any one character of the body changed before the channel damages it: refused.

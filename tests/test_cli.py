@@ -240,3 +240,26 @@ def test_demo_plays_and_audits_a_whole_campaign(tmp_path: Path) -> None:
     for name in sorted((tmp_path / "d" / "campaign" / "ledger").iterdir()):
         assert name.read_bytes() == (tmp_path / "e" / "campaign" / "ledger" / name.name
                                      ).read_bytes()
+
+
+@pytest.mark.parametrize("args", [["status", "--help"], ["sign", "--help"], ["status"],
+                                  ["player-email", "--help"], ["mail-settings", "--bogus"]])
+def test_a_command_built_alone_reads_as_in_the_whole_group(
+        args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """`pbem CMD` builds only CMD's click command (start-up time, issue 20): its help, usage
+    and errors must be the bytes the whole group gives."""
+    from pbem.cli import app as app_mod
+
+    def run(group: object) -> tuple[int, str, str]:
+        try:
+            code = group(args=args, prog_name="pbem", standalone_mode=False)  # type: ignore[operator]
+        except SystemExit as exc:  # pragma: no cover - non-standalone mode returns instead
+            code = exc.code
+        except Exception as exc:
+            code = type(exc).__name__ + ": " + str(exc)
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    alone = app_mod._app_for(args)
+    assert alone is not app_mod.app and len(alone.registered_commands) == 1
+    assert run(alone) == run(app_mod.app)

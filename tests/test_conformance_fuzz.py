@@ -18,8 +18,9 @@ from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem
 from pbem.core.ruleset import PhaseSpec
 from pbem.games.conformance import RULESET
+from tests.budget import examples
 
-SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+SETTINGS = settings(max_examples=examples(150), deadline=None, derandomize=True, database=None,
                     suppress_health_check=list(HealthCheck))
 PLAYERS = ("ann", "bob", "cy")
 

@@ -15,6 +15,7 @@ from pbem import games
 from pbem.core import audit, engine, ledger
 from pbem.core.campaign import open_campaign
 from pbem.core.errors import AuditError, CampaignError
+from tests.budget import examples
 from tests.conftest import Table, make_table, seeded_key, tampered_copy
 
 
@@ -327,7 +328,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return t.root
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_single_byte_change_of_a_record_is_detected(
     finished: Path, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
@@ -428,7 +429,7 @@ def _reveal_reference(waiting: list[dict], seq: int, phase: object, accepted: li
     return due, [x for x in items if x not in due]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(st.integers(1, 9), st.sampled_from(["a", "b", "c"]),
                           st.sampled_from(["game", "omen", "dawn"])), max_size=12, unique=True),
        st.booleans(), st.sampled_from(["phase", "game", "omen"]), st.booleans(),

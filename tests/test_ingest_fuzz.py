@@ -28,6 +28,7 @@ from pbem import games
 from pbem.channels import ingest, replies
 from pbem.core import armor
 from pbem.core.campaign import open_campaign
+from tests.budget import examples
 from tests.conftest import PLAYERS, Table, make_table, seeded_key
 
 RECEIVED = "2026-03-02T12:00:00Z"
@@ -161,7 +162,7 @@ def test_fuzz_the_whole_ingest_path(camp: Table, tmp_path_factory: pytest.TempPa
     work = tmp_path_factory.mktemp("fuzz-messages")
     counter = iter(range(10**9))
 
-    @settings(max_examples=250, deadline=None, derandomize=True, database=None,
+    @settings(max_examples=examples(250), deadline=None, derandomize=True, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(message(blocks))
     def check(raw: bytes) -> None:

@@ -36,6 +36,7 @@ from pbem.core import svg as draw
 from pbem.core.campaign import Campaign, open_campaign
 from pbem.core.errors import OrderSyntaxError
 from pbem.core.ruleset import JOIN_PHASE
+from tests.budget import examples
 from tests.conftest import Table, make_table
 
 # One xdist worker runs this module: its module-scoped fixtures are made once.
@@ -462,7 +463,7 @@ markup_text = st.lists(st.sampled_from(
     max_size=30).map("".join)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(markup_text)
 def test_bbcode_escape_leaves_no_tag_for_pypi_bbcode(text: str) -> None:
     escaped = escape.bbcode(text)
@@ -474,7 +475,7 @@ def test_bbcode_escape_leaves_no_tag_for_pypi_bbcode(text: str) -> None:
     assert refused(escaped) == [] and "\n" not in escaped
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(markup_text)
 def test_markdown_escape_leaves_one_paragraph_of_text(text: str) -> None:
     escaped = escape.markdown(text)

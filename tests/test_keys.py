@@ -34,11 +34,13 @@ from pbem.core.keys import (
     write_keypair,
 )
 from pbem.core.sshsig import NAMESPACE_LEDGER, NAMESPACE_ORDERS, sign, verify
+from tests.budget import examples
 
 SSH_KEYGEN = shutil.which("ssh-keygen")
 # .ci/run installs openssh-client: a missing ssh-keygen is a failure, never a silent skip.
 needs_ssh_keygen = pytest.mark.usefixtures("ssh_keygen")
-FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=examples(300), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
 
 # RFC 8032, section 7.1, test 1: the seed and the public key it must give.
 RFC_SEED = bytes.fromhex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")

@@ -33,6 +33,7 @@ from pbem.core.sshsig import (
     sign,
     verify,
 )
+from tests.budget import examples
 
 SSH_KEYGEN = shutil.which("ssh-keygen")
 # .ci/run installs openssh-client: a missing ssh-keygen is a failure, never a silent skip.
@@ -44,7 +45,8 @@ ALICE_PUB = ALICE.public_key().public_bytes_raw()
 BOB_PUB = BOB.public_key().public_bytes_raw()
 MESSAGE = b'[orders]\nphase = "1201-spring"\nmove = ["Argos -> Nemea", "Sparta holds"]\n'
 
-FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=examples(300), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
 
 
 def run(

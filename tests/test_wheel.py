@@ -30,10 +30,13 @@ def test_wheel_installs_and_plays_a_campaign(tmp_path: Path) -> None:
     assert not any(n.startswith("tests/") for n in names)
 
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    # A venv without its own pip (ensurepip costs seconds): this environment's pip installs
+    # into it with --python, and the script's first line names the fresh interpreter.
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     py = venv / "bin" / "python"
-    subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
-                    str(wheel)], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q",
+                    "--no-deps", "--no-index", str(wheel)], check=True, capture_output=True)
+    assert (venv / "bin" / "pbem").read_text().startswith(f"#!{py}\n")
     # The dependencies come from this environment's site-packages (no network in tests);
     # the .pth line is appended after the fresh site-packages, so pbem is the wheel's.
     fresh_site = Path(subprocess.run(

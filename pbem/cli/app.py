@@ -564,10 +564,32 @@ def _register_channels() -> None:
 _register_channels()
 
 
+def _command_name(info: typer.models.CommandInfo) -> str:
+    assert info.callback is not None
+    return info.name or info.callback.__name__.lower().replace("_", "-")
+
+
+def _app_for(args: list[str]) -> typer.Typer:
+    """The group with only the command asked for: typer builds a click command from each
+    registered function's signature at every call (about 2 ms each), which a one-shot command
+    such as ``pbem verify`` need not pay for the other twenty. Help, an option before the
+    command or an unknown name get the whole group, so they read as before."""
+    if not args or args[0].startswith("-"):
+        return app
+    chosen = [info for info in app.registered_commands if _command_name(info) == args[0]]
+    if len(chosen) != 1:
+        return app
+    only = typer.Typer(add_completion=False, no_args_is_help=True, help=app.info.help,
+                       context_settings=app.info.context_settings)
+    only.registered_callback = app.registered_callback
+    only.registered_commands = chosen
+    return only
+
+
 def run(args: list[str]) -> int:
     try:
         # In non-standalone mode click returns the code of a typer.Exit instead of raising it.
-        code = app(args=args, prog_name="pbem", standalone_mode=False)
+        code = _app_for(args)(args=args, prog_name="pbem", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:

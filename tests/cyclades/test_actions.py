@@ -16,6 +16,7 @@ from hypothesis import strategies as hs
 from pbem.games.cyclades import actions, metropolis
 from pbem.games.cyclades.state import metropolises_of
 from pbem.games.cyclades.turn import income_of
+from tests.budget import examples
 from tests.cyclades.act_scenario import (
     TITANS,
     VANILLA,
@@ -682,7 +683,7 @@ _garbage = hs.recursive(
     max_leaves=12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(hs.lists(_garbage, max_size=4), hs.sampled_from(["ares", "poseidon", "zeus", "apollo"]))
 def test_cycle_8_4_garbage_orders_never_raise(raw: list[Any], god: str) -> None:
     state = new_state()

@@ -42,6 +42,7 @@ from pbem.games.cyclades.battle import (
     parse_retreat,
     strength,
 )
+from tests.budget import examples
 
 Faces = list[tuple[int, int]]
 
@@ -433,7 +434,7 @@ rules = st.one_of(st.just(NEVER_RETREAT),
                             st.integers(1, 4)))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(key=st.binary(min_size=1, max_size=8), sea=st.booleans(),
        na=st.integers(1, 7), nd=st.integers(0, 7), forts=st.integers(0, 2),
        metros=st.integers(0, 1), ports=st.integers(0, 2), bonus=st.integers(-2, 2),

@@ -26,6 +26,7 @@ from pbem.games.cyclades.bidding import (
     run_auction,
     validate_bids,
 )
+from tests.budget import examples
 
 GODS = ("poseidon", "ares", "zeus", "athena", "kronos", "hades")
 E = Entry
@@ -548,7 +549,7 @@ def auctions(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(auctions())
 def test_cycle_7_proxy_agrees_with_the_table_procedure(case: dict[str, Any]) -> None:
     a = run_auction(case["track"], case["pillars"], case["lists"], case["gold"],
@@ -562,7 +563,7 @@ def test_cycle_7_proxy_agrees_with_the_table_procedure(case: dict[str, Any]) -> 
     assert a.payments == want["payments"]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(auctions())
 def test_cycle_7_invariants(case: dict[str, Any]) -> None:
     a = run_auction(case["track"], case["pillars"], case["lists"], case["gold"],

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from pbem.games.cyclades import maps
 from pbem.games.cyclades.maps import BoardDataError, load_board
+from tests.budget import examples
 
 ALL_SIDES = [(b, n) for b, counts in maps.PLAYER_COUNTS.items() for n in counts]
 
@@ -278,7 +279,7 @@ def test_forgotten_9_fleet_stops_on_entering_enemy_fleets(tmp_path: Path) -> Non
     assert around["H2"] == 1 and around["H4"] == 1 and "J3" not in around
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.sets(st.sampled_from(load_board("vanilla", 5).sea_ids), max_size=12),
        st.sampled_from(load_board("vanilla", 5).sea_ids), st.integers(0, 4))
 def test_forgotten_9_fleet_paths_are_exactly_the_unblocked_walks(

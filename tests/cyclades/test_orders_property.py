@@ -23,10 +23,11 @@ from hypothesis import strategies as st
 from pbem.core.errors import Problem
 from pbem.games.cyclades import actions, setup
 from pbem.games.cyclades.game import RULESET, board_of
+from tests.budget import examples
 from tests.cyclades.bot_states import Stop, of_kind, rng
 
 C = RULESET.c
-SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+SETTINGS = settings(max_examples=examples(150), deadline=None, derandomize=True, database=None,
                     suppress_health_check=list(HealthCheck))
 
 
@@ -168,7 +169,7 @@ def test_issue12_setup_9_accepted_deployment_is_never_replaced_by_the_default(
     _check("deploy", data)
 
 
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=examples(60))
 @given(st.data())
 def test_issue12_cycle_3_accepted_upkeep_keeps_the_heroes(data: st.DataObject) -> None:
     _check("upkeep", data)
@@ -216,27 +217,27 @@ def _finite(x: Any) -> bool:
     return not isinstance(x, float) or math.isfinite(x)
 
 
-@settings(SETTINGS, max_examples=120)
+@settings(SETTINGS, max_examples=examples(120))
 @given(st.data())
 def test_issue12_fuzz_bid_form_gives_problems_never_an_exception(data: st.DataObject) -> None:
     _fuzz("bid", data)
 
 
-@settings(SETTINGS, max_examples=120)
+@settings(SETTINGS, max_examples=examples(120))
 @given(st.data())
 def test_issue12_fuzz_deploy_form_gives_problems_never_an_exception(data: st.DataObject
                                                                     ) -> None:
     _fuzz("deploy", data)
 
 
-@settings(SETTINGS, max_examples=80)
+@settings(SETTINGS, max_examples=examples(80))
 @given(st.data())
 def test_issue12_fuzz_upkeep_form_gives_problems_never_an_exception(data: st.DataObject
                                                                     ) -> None:
     _fuzz("upkeep", data)
 
 
-@settings(SETTINGS, max_examples=200)
+@settings(SETTINGS, max_examples=examples(200))
 @given(st.data())
 def test_issue12_fuzz_act_form_gives_problems_never_an_exception(data: st.DataObject) -> None:
     _fuzz("act", data)

@@ -28,6 +28,7 @@ from pbem.core.ruleset import PhaseSpec
 from pbem.games.mythology import movement
 from pbem.games.mythology.game import RULESET
 from pbem.games.mythology.rules import Board, sheet, unit_hex
+from tests.budget import examples
 from tests.conftest import Table, seeded_key
 from tests.mythology.scenario import (
     HERCULES,
@@ -118,7 +119,7 @@ def test_orders_refused_only_for_foreseen_problems_resolve_safely() -> None:
     found: list[str] = []
     certain: list[str] = []
 
-    @settings(max_examples=60, deadline=None, derandomize=True, database=None,
+    @settings(max_examples=examples(60), deadline=None, derandomize=True, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(data=st.data())
     def check(data: st.DataObject) -> None:

@@ -28,6 +28,7 @@ from pbem.games.mythology import moving
 from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS, load
 from pbem.games.mythology.game import RULESET
 from pbem.games.mythology.rules import unit_hex
+from tests.budget import examples
 
 State = dict[str, Any]
 C = load()
@@ -205,7 +206,7 @@ def pruned(state: State, phase: PhaseSpec, orders: dict[str, Any]) -> dict[str, 
     return orders
 
 
-@settings(max_examples=100, deadline=None, derandomize=True,
+@settings(max_examples=examples(100), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_accepted_moves_are_never_skipped_unless_the_receipt_said_so(data: st.DataObject) -> None:
@@ -300,7 +301,7 @@ def check_never_raises(kind: str, data: st.DataObject) -> None:
     RULESET.resolve(copy.deepcopy(state), phase, given_orders, _rng(f"fuzz/{phase.id}"))
 
 
-FUZZ = settings(max_examples=40, deadline=None, derandomize=True,
+FUZZ = settings(max_examples=examples(40), deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -330,7 +331,7 @@ def test_fuzz_place_never_raises(data: st.DataObject) -> None:
     check_never_raises("place", data)
 
 
-@settings(max_examples=80, deadline=None, derandomize=True,
+@settings(max_examples=examples(80), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_fuzz_move_never_raises(data: st.DataObject) -> None:
