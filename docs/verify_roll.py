@@ -21,6 +21,10 @@ def phase_key(s_k: bytes, campaign: str, phase: str, mix_hex: str, sealed: bool 
 
 
 def draw(key: bytes, j: int, label: str, n: int) -> int:
+    # A record from anyone but pbem may say anything: from 2**64 + 1 on, the limit below is
+    # 0 and the loop would never end. (A valid record never has n above 2**32.)
+    if type(n) is not int or not 1 <= n <= 2**64:
+        raise ValueError(f"n must be an integer from 1 to 2**64, the record says {n!r}")
     limit = (2**64 // n) * n
     c = 0
     while True:
@@ -44,8 +48,16 @@ def main(argv: list) -> int:
             record = tomllib.loads(f.read())
         key = phase_key(bytes.fromhex(record["seed"]), argv[2], record["phase"], record["mix"])
         bad = 0
-        for d in record.get("draws", []):
-            value = draw(key, d["i"], d["label"], d["n"])
+        draws = record.get("draws", [])
+        if not isinstance(draws, list) or not all(isinstance(d, dict) for d in draws):
+            print("malformed record: draws must be an array of tables")
+            return 1
+        for d in draws:
+            try:
+                value = draw(key, d["i"], d["label"], d["n"])
+            except (KeyError, TypeError, ValueError) as exc:
+                print(f"malformed draw {d!r:.60}: {exc}")
+                return 1
             ok = value == d["value"]
             bad += not ok
             verdict = "ok" if ok else "MISMATCH"

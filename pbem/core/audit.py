@@ -14,14 +14,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
+import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.core import armor, dice, ledger, sshsig, workers
+from pbem.core import armor, dice, ledger, shapes, sshsig, workers
 from pbem.core import orders as orders_mod
 from pbem.core.campaign import Campaign
 from pbem.core.errors import AuditError, PbemError
+from pbem.core.fsutil import TEMP_NAME
 from pbem.core.orders import OrderFile
 from pbem.core.ruleset import State
 
@@ -116,6 +120,8 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
         if dice.chain_anchor(sealed_head, campaign.chain_length) != sealed_anchor:
             raise AuditError(None, "sealed_anchor", "does not match the GM's secret sealed head")
 
+    expected = _check_listing(campaign, say)
+
     # ---- pass 1: what is public -------------------------------------------------------
     seen: list[_Seen] = []
     revealed_texts: dict[tuple[int, str], str] = {}
@@ -134,6 +140,9 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
             raise AuditError(seq, "format", str(exc)) from None
         if rec.get("format") != ledger.LEDGER_FORMAT:
             raise AuditError(seq, "format", f"is {rec.get('format')!r}")
+        # Nothing of a record is used before its shape is known: a hostile record with a
+        # valid GM signature fails here, by field, never as a crash or an endless loop.
+        shapes.check_record(rec, seq)
         if rec.get("seq") != seq:
             raise AuditError(seq, "seq", f"is {rec.get('seq')!r}")
         if rec.get("prev") != prev_hash:
@@ -190,6 +199,9 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
         say(f"record {seq:06d} {phase}: signature, chain, seed, mix, {len(rec.get('draws', []))} "
             f"draws, {len(rec.get('orders', {})) + len(rec.get('revealed', []))} order files ok")
 
+    if result.records != expected:  # the listing changed while the audit read it
+        raise AuditError(result.records + 1, "file", f"the ledger listed {expected} records "
+                         f"and {result.records} were read")
     if final is not None:
         result.game_over = True
         head = _hex32(final, "sealed_head", result.records)
@@ -216,6 +228,50 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
     if campaign.is_gm:
         _check_pending(campaign, say)
     return result
+
+
+RECORD_FILE = re.compile(r"([0-9]{6})\.toml(\.sig)?")
+
+
+def _check_listing(campaign: Campaign, say: Say) -> int:
+    """``ledger/`` holds records 1..N, each with its signature, and nothing else (DESIGN.md
+    section 8): a gap, a duplicate under another name, a stray file or a link fails. The
+    GM's copy may hold the temp files of a killed command (the next command removes them);
+    they are named, never read. Returns N."""
+    records: set[int] = set()
+    signatures: set[int] = set()
+    leftovers: list[str] = []
+    try:
+        entries = sorted(os.scandir(campaign.ledger_dir), key=lambda e: e.name)
+    except FileNotFoundError:
+        entries = []
+    for entry in entries:
+        name = entry.name
+        where = f"ledger/{name}"
+        match = RECORD_FILE.fullmatch(name)
+        if campaign.is_gm and match is None and TEMP_NAME.fullmatch(name):
+            leftovers.append(name)
+            continue
+        if match is None or int(match[1]) == 0:
+            raise AuditError(None, where, "is not a ledger record (NNNNNN.toml from 000001) or "
+                             "its signature: a public copy holds nothing else in ledger/")
+        if not stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode):
+            raise AuditError(int(match[1]), where, "is not a regular file")
+        (signatures if match[2] else records).add(int(match[1]))
+    last = max(records | signatures, default=0)
+    for seq in range(1, last + 1):
+        if seq not in records:
+            gaps = [k for k in range(1, last + 1) if k not in records]
+            raise AuditError(seq, "file", f"ledger/{ledger.record_name(seq)} is missing: the "
+                             f"ledger goes up to record {last} and lacks {len(gaps)} of them "
+                             f"({', '.join(map(str, gaps[:5]))}{', ...' if len(gaps) > 5 else ''})")
+        if seq not in signatures:
+            raise AuditError(seq, "signature", f"ledger/{ledger.record_name(seq)}.sig is "
+                             "missing")
+    say(f"ledger/: {last} records numbered 1 to {last}, each signed, nothing else" +
+        (f" (the GM's copy also holds {len(leftovers)} temp files of an interrupted command: "
+         f"{', '.join(leftovers)}; the next pbem command removes them)" if leftovers else ""))
+    return last
 
 
 def _check_pending(campaign: Campaign, say: Say) -> None:

@@ -25,7 +25,7 @@ import tomli_w
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import __version__
-from pbem.core import dice, sshsig
+from pbem.core import dice, shapes, sshsig
 from pbem.core.errors import CampaignError, Problem, ProblemsError
 from pbem.core.fsutil import atomic_write, fsync_dir
 from pbem.core.keys import AllowedSigners
@@ -134,6 +134,7 @@ def open_campaign(root: Path, resolve: RulesetResolver, *, durable: bool = True)
     if config.get("format") != CAMPAIGN_FORMAT:
         raise CampaignError(f"{path}: format is {config.get('format')!r}, expected "
                             f"{CAMPAIGN_FORMAT!r}")
+    shapes.check_campaign(config, str(path))
     signers_path = root / "allowed_signers"
     if not signers_path.is_file():
         raise CampaignError(f"{root} has no allowed_signers file")

@@ -80,10 +80,18 @@ def phase_key(chain_k: bytes, campaign_id: str, phase: str, mix_k: bytes, *, sea
     return hmac.new(chain_k, msg.encode(), hashlib.sha256).digest()
 
 
+#: The most outcomes a draw of a ledger record may have (docs/protocol.md sections 4 and 8).
+MAX_OUTCOMES = 2**32
+#: Where the draw function itself stops being defined: from 2**64 + 1 on, the limit of the
+#: rejection sampling is 0 and no value is ever accepted (the known-answer vectors use an n
+#: near 2**62 to show rejections).
+MAX_N = 2**64
+
+
 def draw_value(key: bytes, j: int, label: str, n: int) -> int:
     """The j-th draw of a stream: rejection sampling over 64-bit HMAC outputs, 1..n."""
-    if n < 1:
-        raise ValueError(f"a draw needs at least one outcome, got n={n}")
+    if not 1 <= n <= MAX_N:
+        raise ValueError(f"a draw has 1 to 2**64 outcomes, got n={n}")
     limit = (_TWO_64 // n) * n
     c = 0
     while True:

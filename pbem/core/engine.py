@@ -474,11 +474,10 @@ def adjudicate(campaign: Campaign, gm_key: GmKeyLoader, *, force: bool = False,
                                     f"their defaults)")
             if key is None:
                 key = gm_key()
-            _write_record(campaign, seq + 1, state, phase, accepted, key)
+            after = _write_record(campaign, seq + 1, state, phase, accepted, key)
             written.append(seq + 1)
             if write_reports is not None:
                 write_reports(campaign, seq + 1)
-            _, _, after = open_phase(campaign)
             if after is None or not after.automatic:
                 break
     return written
@@ -496,7 +495,9 @@ def refuse_defaults_if_waiting(campaign: Campaign, phase_id: str, missing: list[
 
 
 def _write_record(campaign: Campaign, seq: int, state: State | None, phase: PhaseSpec,
-                  accepted: Mapping[str, OrderFile], key: Ed25519PrivateKey) -> None:
+                  accepted: Mapping[str, OrderFile], key: Ed25519PrivateKey
+                  ) -> PhaseSpec | None:
+    """Write record ``seq`` and the GM's files of it; the phase it opens (None: game over)."""
     s_head, t_head = campaign.heads()
     n = campaign.chain_length
     if seq > n:
@@ -561,3 +562,4 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     atomic_write(campaign.ledger_dir / f"{name}.sig", sign_file_bytes(data, key),
                  durable=durable)
     atomic_write(campaign.ledger_dir / name, data, durable=durable)
+    return res.next_phase
