@@ -259,8 +259,10 @@ def verify(file: str, campaign: Annotated[Path, typer.Option(help="The campaign 
         return
     _, state, phase = engine.open_phase(c)
     for block in blocks:
-        order = engine.check_order(c, block, state, phase, source)
+        order, notes = engine.check_order_notes(c, block, state, phase, source)
         typer.echo(f"ok: {order.player} {order.envelope.phase} commitment {order.commitment}")
+        for note in notes:
+            typer.echo(f"  accepted; checked again when it runs: {note}")
 
 
 @app.command()

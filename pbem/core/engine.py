@@ -186,25 +186,28 @@ def validate_orders(ruleset: Ruleset, state: State | None, phase: PhaseSpec, pla
     return ruleset.validate(state, phase, player, orders)
 
 
-def provisional_notes(ruleset: Ruleset, state: State | None, phase: PhaseSpec, player: str,
-                      orders: dict[str, Any]) -> tuple[str, ...]:
-    """The receipt's "checked again when it runs" lines for accepted orders."""
-    if phase.id == JOIN_PHASE or state is None:
-        return ()
-    return tuple(str(p) for p in ruleset.provisional(state, phase, player, orders))
-
-
 def check_order(campaign: Campaign, block: armor.Block, state: State | None,
                 phase: PhaseSpec | None, source: str) -> OrderFile:
     """Everything that decides acceptance: syntax, signature, envelope, then the rules."""
+    return check_order_notes(campaign, block, state, phase, source)[0]
+
+
+def check_order_notes(campaign: Campaign, block: armor.Block, state: State | None,
+                      phase: PhaseSpec | None, source: str) -> tuple[OrderFile, tuple[str, ...]]:
+    """:func:`check_order`, and the receipt's "checked again when it runs" lines of the
+    accepted orders (:meth:`Ruleset.check`: one pass of the rules for both)."""
     order = orders_mod.parse(block, source)
     orders_mod.check_signature(order, campaign.signers, source)
     orders_mod.check_envelope(order, campaign.id, campaign.players, phase, source)
     assert phase is not None
-    problems = validate_orders(campaign.ruleset, state, phase, order.player, order.orders)
+    later: list[Problem] = []
+    if phase.id == JOIN_PHASE or state is None:
+        problems = validate_orders(campaign.ruleset, state, phase, order.player, order.orders)
+    else:
+        problems, later = campaign.ruleset.check(state, phase, order.player, order.orders)
     if problems:
         raise IllegalOrderError(problems, source)
-    return order
+    return order, tuple(str(p) for p in later)
 
 
 def check_order_public(campaign: Campaign, block: armor.Block, source: str) -> OrderFile:
@@ -263,12 +266,10 @@ def _submit_locked(campaign: Campaign, data: bytes, source: str, result: SubmitR
     for block in blocks:
         where = f"{source} (block at line {block.line})" if len(blocks) > 1 else source
         try:
-            order = check_order(campaign, block, state, phase, where)
+            order, notes = check_order_notes(campaign, block, state, phase, where)
             assert phase is not None
             receipt = _make_pending(campaign, phase, order, result.inbox.name, where,
                                     result.received)
-            notes = provisional_notes(campaign.ruleset, state, phase, order.player,
-                                      order.orders)
             if notes:
                 receipt = dataclasses.replace(receipt, notes=notes)
             result.receipts.append(receipt)

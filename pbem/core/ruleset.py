@@ -150,6 +150,14 @@ class Ruleset(ABC):
                  orders: Orders) -> list[Problem]:
         """Every problem with ``player``'s orders for ``phase``, all of them at once."""
 
+    def check(self, state: State, phase: PhaseSpec, player: str, orders: Orders
+              ) -> tuple[list[Problem], list[Problem]]:
+        """(:meth:`validate`, :meth:`provisional`) of one submission: the provisional list is
+        empty whenever there are problems. A game whose two share their work (one walk
+        through the phase as ordered) overrides this to do it once."""
+        problems = self.validate(state, phase, player, orders)
+        return problems, ([] if problems else self.provisional(state, phase, player, orders))
+
     def provisional(self, state: State, phase: PhaseSpec, player: str,
                     orders: Orders) -> list[Problem]:
         """Checks of orders that :meth:`validate` accepted which cannot be decided at submit

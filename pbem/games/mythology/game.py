@@ -179,6 +179,15 @@ class Mythology(Ruleset):
         """The Area of a God Placement order, by id or printed name in any case ("Egypt")."""
         return names.area_id(self.c, orders.get("area"))
 
+    def check(self, state: State, phase: PhaseSpec, player: str, orders: Orders
+              ) -> tuple[list[Problem], list[Problem]]:
+        """A Moving Player's orders are walked through once for both lists
+        (:func:`moving.review`)."""
+        if phase.kind == "move":
+            problems, later = moving.review(self.c, state, player, orders)
+            return problems, ([] if problems else later)
+        return super().check(state, phase, player, orders)
+
     def provisional(self, state: State, phase: PhaseSpec, player: str,
                     orders: Orders) -> list[Problem]:
         """A Moving Player's orders that the dice or the other gods' sealed orders may still
