@@ -250,3 +250,41 @@ def test_protocol_md_holds_the_hand_script_as_shipped() -> None:
     text = (ROOT / "docs" / "protocol.md").read_text()
     script = (ROOT / "docs" / "verify_roll.py").read_text()
     assert f"in full:\n\n```python\n{script}```" in text
+
+
+# --- section 1, as far as version 1 allows: allowed_signers exactly as pbem writes it -------
+
+_SIGNERS = (EXAMPLE / "allowed_signers").read_text().splitlines()
+_OTHER_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPbSt2ZHVidVSjsQOBTU62F/rvTDXILA3Sc4OV2Nbq9x"
+
+
+@pytest.mark.parametrize(("what", "lines", "message"), [
+    ("an extra key for alice", [*_SIGNERS, f'alice namespaces="pbem-orders" {_OTHER_KEY}'],
+     "holds 6 keys"),
+    ("a wildcard principal", [*_SIGNERS[:4], _SIGNERS[4].replace("dave ", "* ", 1)],
+     "line 5: is for '*'"),
+    ("reordered lines", [_SIGNERS[0], _SIGNERS[2], _SIGNERS[1], *_SIGNERS[3:]],
+     "line 2: is for 'bob'"),
+    ("a comment", [*_SIGNERS[:4], _SIGNERS[4] + " dave@example.org"], "line 5: is not in the form"),
+    ("an option", [_SIGNERS[0], 'alice cert-authority,' + _SIGNERS[1].split(" ", 1)[1],
+                   *_SIGNERS[2:]], "holds 4 keys"),  # a CA line is no signer line at all
+    ("no namespace", [_SIGNERS[0], "alice " + _SIGNERS[1].split(" ", 2)[2], *_SIGNERS[2:]],
+     "line 2: is not in the form"),
+    ("two players with one key", [*_SIGNERS[:4], "dave " + _SIGNERS[3].split(" ", 1)[1]],
+     "carol and dave have the same key"),
+])
+def test_13_1_allowed_signers_must_be_exactly_what_pbem_writes(
+        tmp_path: Path, what: str, lines: list[str], message: str) -> None:
+    work = _copy(EXAMPLE, tmp_path / "t")
+    (work / "allowed_signers").write_text("\n".join(lines) + "\n")
+    with pytest.raises(AuditError) as exc:
+        _audit(work)
+    assert exc.value.seq is None and "allowed_signers" in exc.value.field
+    assert message in str(exc.value), str(exc.value)
+
+
+def test_13_1_the_examples_allowed_signers_pass() -> None:
+    lines: list[str] = []
+    audit.audit(open_campaign(EXAMPLE, games.get), lines.append)
+    assert ("allowed_signers: gm and 4 players, one key each, in the form pbem writes"
+            in lines)

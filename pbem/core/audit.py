@@ -120,6 +120,7 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
         if dice.chain_anchor(sealed_head, campaign.chain_length) != sealed_anchor:
             raise AuditError(None, "sealed_anchor", "does not match the GM's secret sealed head")
 
+    _check_signers(campaign, say)
     expected = _check_listing(campaign, say)
 
     # ---- pass 1: what is public -------------------------------------------------------
@@ -228,6 +229,48 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
     if campaign.is_gm:
         _check_pending(campaign, say)
     return result
+
+
+def _check_signers(campaign: Campaign, say: Say) -> None:
+    """``allowed_signers`` is exactly what ``pbem new`` writes (DESIGN.md section 8): the
+    line of ``gm`` (namespace pbem-ledger), then one line per player of ``campaign.toml`` in
+    its order (namespace pbem-orders), each ``<name> namespaces="<ns>" ssh-ed25519
+    <base64>``, nothing else, and no key twice. So no extra key for a player, no wildcard
+    principal, no option, no reordering. A version 1 campaign.toml does not name the keys
+    themselves: which key is whose is what each player checks with their own receipts."""
+    from pbem.core.campaign import GM_PRINCIPAL
+    from pbem.core.keys import AllowedSigners
+
+    text = (campaign.root / "allowed_signers").read_bytes()
+    entries = campaign.signers.entries
+    names = [GM_PRINCIPAL, *campaign.players]
+    if len(entries) != len(names):
+        raise AuditError(None, "allowed_signers", f"holds {len(entries)} keys; a campaign of "
+                         f"{len(campaign.players)} players has {len(names)} (gm, then each "
+                         "player once)")
+    lines = []
+    for number, (entry, name) in enumerate(zip(entries, names, strict=True), start=1):
+        if entry.principals != (name,):
+            raise AuditError(None, f"allowed_signers line {number}",
+                             f"is for {','.join(entry.principals)!r}; line {number} must be "
+                             f"{name!r}'s (gm first, then the players in campaign.toml's order)")
+        namespace = (sshsig.NAMESPACE_LEDGER if name == GM_PRINCIPAL
+                     else sshsig.NAMESPACE_ORDERS)
+        lines.append(AllowedSigners.line(name, entry.public_key, (namespace,)))
+    if text != ("\n".join(lines) + "\n").encode():
+        found = text.decode("utf-8", "replace").split("\n")
+        wrong = next((i for i, (a, b) in enumerate(zip(found, lines, strict=False), start=1)
+                      if a != b), len(lines) + 1)
+        raise AuditError(None, f"allowed_signers line {wrong}", "is not in the form pbem "
+                         "writes (name namespaces=\"...\" ssh-ed25519 KEY, no option, comment "
+                         "or other line)")
+    keys = [entry.public_key for entry in entries]
+    for i, key in enumerate(keys):
+        if key in keys[:i]:
+            raise AuditError(None, "allowed_signers", f"{names[keys.index(key)]} and {names[i]} "
+                             "have the same key")
+    say(f"allowed_signers: gm and {len(campaign.players)} players, one key each, in the form "
+        "pbem writes")
 
 
 RECORD_FILE = re.compile(r"([0-9]{6})\.toml(\.sig)?")
