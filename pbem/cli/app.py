@@ -386,6 +386,37 @@ def report(directory: Annotated[Path, typer.Argument(metavar="DIR")],
 
 
 @app.command()
+def receipts(directory: Annotated[Path, typer.Argument(metavar="DIR")],
+             player: Annotated[str, typer.Option(help="Your player name.")],
+             files: Annotated[list[str] | None, typer.Argument(
+                 metavar="FILE...", help="The signed order files you sent, in the order you "
+                 "sent them (mail or forum text with the blocks in it is fine).")] = None,
+             key: Annotated[str | None, typer.Option(
+                 help="Your public key (a .pub file or the key line): without it the key "
+                 "the campaign publishes for you is taken on trust.")] = None,
+             ) -> None:
+    """Check a published copy against what you sent: your key, and your last commitment of
+    each phase in its record. Shows a fork or a ledger cut short that no audit can see."""
+    from pbem.core import keys
+    from pbem.core import receipts as receipts_mod
+
+    c = _open(directory)
+    mine = keys.load_public_key(key) if key is not None else None
+    texts = []
+    for name in files or []:
+        data, source = _read(name)
+        texts.append((source, _text(data, source)))
+    found = receipts_mod.check(c, player, mine, texts)
+    for line in found.lines:
+        typer.echo(line)
+    if found.mismatches:
+        typer.echo(f"pbem: {len(found.mismatches)} mismatch(es): this copy of {c.id} does not "
+                   f"hold what {player} sent", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"receipts ok: {player}'s key and commitments are in this copy of {c.id}")
+
+
+@app.command()
 def audit(directory: Annotated[Path, typer.Argument(metavar="DIR")],
           seq: Annotated[int | None, typer.Option(help="With --explain: the record.")] = None,
           explain: Annotated[bool, typer.Option(help="Print every draw of record --seq with "

@@ -1,0 +1,157 @@
+"""``pbem receipts``: a player checks a published campaign against what they hold.
+
+No audit can tell a faithful copy from a fork in which the GM swapped a player's key and
+replayed the game with other orders, nor a ledger cut short at its end: both are internally
+consistent. Only the player knows which key is theirs and what they sent. This module takes
+the signed order files the player kept (in the order they sent them) and their own public
+key, and checks, against the published files alone (DESIGN.md section 8, Receipts):
+
+* ``allowed_signers`` gives the player their own key, and no other;
+* every file is signed by that key and names this campaign and this player;
+* for each phase the player sent orders for, the last file they sent for it is the
+  commitment in that phase's record; a phase whose record lists them under ``nmr``, or a
+  phase that is in no record although the ledger went past it, is a mismatch;
+* a phase still open is said to be waiting, not a mismatch.
+
+Each mismatch is named. It reads the published files only: a player needs no GM secret.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.core import armor, ledger, shapes, sshsig
+from pbem.core import orders as orders_mod
+from pbem.core.campaign import Campaign
+from pbem.core.errors import AuditError, PbemError
+
+
+@dataclass
+class Check:
+    """What ``pbem receipts`` found: one line per phase or file, and the mismatches."""
+
+    lines: list[str] = field(default_factory=list)
+    mismatches: list[str] = field(default_factory=list)
+
+    def ok(self, text: str) -> None:
+        self.lines.append(f"ok: {text}")
+
+    def bad(self, text: str) -> None:
+        self.lines.append(f"MISMATCH: {text}")
+        self.mismatches.append(text)
+
+
+def check(campaign: Campaign, player: str, key: bytes | None,
+          files: list[tuple[str, str]]) -> Check:
+    """Check ``campaign`` (a published copy is enough) for ``player``, whose public key is
+    ``key`` (None: the published one is taken on trust, and the result says so), against
+    ``files`` (name, text), the signed order files in the order they were sent."""
+    out = Check()
+    published = campaign.signers.keys_for(player, sshsig.NAMESPACE_ORDERS)
+    if player not in campaign.players:
+        out.bad(f"{player!r} is not a player of campaign {campaign.id} (players: "
+                f"{', '.join(campaign.players)})")
+        return out
+    if key is None:
+        key_used = published[0] if len(published) == 1 else None
+        out.lines.append("note: no --key given: the key allowed_signers publishes for "
+                         f"{player} is taken on trust; give yours to detect a swapped key")
+    else:
+        key_used = key
+        if published != [key]:
+            shown = ", ".join(sshsig.fingerprint(k) for k in published) or "none"
+            out.bad(f"allowed_signers gives {player} the key {shown}, not yours "
+                    f"({sshsig.fingerprint(key)}): this copy is not the campaign you joined, "
+                    "or the GM changed your key")
+        else:
+            out.ok(f"allowed_signers gives {player} your key {sshsig.fingerprint(key)}")
+
+    last: dict[str, tuple[str, str]] = {}  # phase -> (commitment, where), the last one sent
+    for name, text in files:
+        try:
+            blocks = armor.extract(text, name)
+        except PbemError as exc:
+            out.bad(f"{name}: {exc}")
+            continue
+        if not blocks:
+            out.bad(f"{name}: no order block found")
+        for block in blocks:
+            where = f"{name} (block at line {block.line})" if len(blocks) > 1 else name
+            _one_block(campaign, player, key_used, block, where, last, out)
+
+    records = _phases(campaign)
+    open_phase = _open_phase(campaign)
+    for phase, (commitment, where) in last.items():
+        record = records.get(phase)
+        if record is None:
+            if phase == open_phase:
+                out.lines.append(f"waiting: {phase} is not adjudicated yet ({where}, "
+                                 f"commitment {commitment})")
+            else:
+                out.bad(f"{phase}: no published record adjudicated it, yet you sent "
+                        f"{commitment} ({where}): the ledger is cut short or forked")
+            continue
+        seq, commitments, nmr = record
+        if player in nmr:
+            out.bad(f"{phase}: record {seq:06d} lists you as sending nothing (nmr), yet you "
+                    f"sent {commitment} ({where})")
+        elif commitments.get(player) != commitment:
+            out.bad(f"{phase}: record {seq:06d} holds commitment "
+                    f"{commitments.get(player) or 'none'} for you; the last file you sent for "
+                    f"it has {commitment} ({where})")
+        else:
+            out.ok(f"{phase}: record {seq:06d} holds your commitment {commitment}")
+    if not last and not out.mismatches:
+        out.lines.append("note: no order file of yours was given: only the key was checked")
+    return out
+
+
+def _one_block(campaign: Campaign, player: str, key: bytes | None, block: armor.Block,
+               where: str, last: dict[str, tuple[str, str]], out: Check) -> None:
+    try:
+        order = orders_mod.parse(block, where, check_text=False)
+    except PbemError as exc:
+        out.bad(f"{where}: {exc}")
+        return
+    env = order.envelope
+    if env.player != player:
+        out.lines.append(f"skipped: {where} is {env.player}'s, not {player}'s")
+        return
+    if env.campaign != campaign.id:
+        out.bad(f"{where}: made for campaign {env.campaign!r}, this is {campaign.id!r}")
+        return
+    if block.signature is None:
+        out.bad(f"{where}: not signed")
+        return
+    try:
+        sig = sshsig.parse_armor(block.signature)
+        sshsig.verify(block.body_bytes, sig, sshsig.NAMESPACE_ORDERS,
+                      [key] if key is not None else [])
+    except PbemError as exc:
+        out.bad(f"{where}: not signed by your key: {exc}")
+        return
+    last[env.phase] = (order.commitment, where)
+
+
+def _phases(campaign: Campaign) -> dict[str, tuple[int, dict[str, str], list[str]]]:
+    """phase id -> (seq, commitments, nmr) of every published record, shapes checked."""
+    found: dict[str, tuple[int, dict[str, str], list[str]]] = {}
+    for seq, data in ledger.iter_records(campaign.ledger_dir):
+        try:
+            rec = ledger.load(data, ledger.record_name(seq), memo=False)
+            shapes.check_record(rec, seq)
+        except (AuditError, PbemError) as exc:
+            raise PbemError(f"ledger/{ledger.record_name(seq)} is damaged ({exc}): run "
+                            "pbem audit on this copy") from None
+        found[rec["phase"]] = (seq, rec["commitments"], rec["nmr"])
+    return found
+
+
+def _open_phase(campaign: Campaign) -> str:
+    n = ledger.count(campaign.ledger_dir)
+    if n == 0:
+        from pbem.core.ruleset import JOIN_PHASE
+
+        return JOIN_PHASE
+    rec = ledger.load((campaign.ledger_dir / ledger.record_name(n)).read_bytes(), memo=False)
+    return str(rec.get("next_phase", ""))
