@@ -98,15 +98,52 @@ def table_copy(base: Path, root: Path) -> Table:
                  {p: seeded_key(p) for p in PLAYERS})
 
 
-def run_pbem(*args: str, cwd: Path, ok: bool = True, stdin: str | None = None
-             ) -> subprocess.CompletedProcess[str]:
-    """``pbem ARGS`` as a fresh process, the way a user runs it; asserts success unless
-    ``ok=False``."""
-    proc = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=cwd, capture_output=True,
-                          text=True, input=stdin, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+def run_pbem(*args: str, cwd: Path, ok: bool = True, stdin: str | None = None,
+             fresh: bool = False) -> subprocess.CompletedProcess[str]:
+    """``pbem ARGS`` run from ``cwd`` with ``stdin``, its exit code and output; asserts
+    success unless ``ok=False``.
+
+    By default the command runs in this process, through the same entry point as the
+    ``pbem`` script (``pbem.cli.main``), with its own standard streams (pipes, as from a
+    shell script) and working folder: what click's CliRunner does, without the quarter of a
+    second a new interpreter costs. ``fresh=True`` starts a real process, for what only
+    one shows (a device as output, a terminal, signals, the environment); the tests that run
+    the README, the wheel and the full OpenSSH flow always do."""
+    if fresh:
+        proc = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=cwd,
+                              capture_output=True, text=True, input=stdin,
+                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    else:
+        proc = _run_in_process(list(args), cwd, stdin)
     if ok:
         assert proc.returncode == 0, proc.stderr
     return proc
+
+
+def _run_in_process(args: list[str], cwd: Path, stdin: str | None
+                    ) -> subprocess.CompletedProcess[str]:
+    import io
+
+    from pbem.cli import main
+
+    def stream(data: bytes = b"") -> io.TextIOWrapper:
+        return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", write_through=True)
+
+    saved = sys.stdin, sys.stdout, sys.stderr, os.getcwd()
+    out, err = stream(), stream()
+    sys.stdin, sys.stdout, sys.stderr = stream((stdin or "").encode()), out, err
+    try:
+        os.chdir(cwd)
+        try:
+            code = main(args)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved[:3]
+        os.chdir(saved[3])
+    text = [s.buffer.getvalue().decode("utf-8", "replace")  # type: ignore[attr-defined]
+            for s in (out, err)]
+    return subprocess.CompletedProcess(["pbem", *args], code, text[0], text[1])
 
 
 def seeded_key(label: str) -> Ed25519PrivateKey:

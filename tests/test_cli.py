@@ -58,12 +58,18 @@ def gm_table(tmp_path: Path, ssh_keygen: str) -> Path:
 
 
 def test_full_flow_with_openssh_both_ways(gm_table: Path, ssh_keygen: str) -> None:
+    """Up to the first record every command is a real process, as a user runs it; the rest
+    of the game is played in process (tests.conftest.run_pbem)."""
     t = gm_table
+
+    def real(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+        return pbem(*args, cwd=cwd, fresh=True)
+
     camp = t / "camp"
     # alice: pbem form, fill in, pbem sign.
-    form = pbem("form", "camp", "--player", "alice", cwd=t).stdout
+    form = real("form", "camp", "--player", "alice", cwd=t).stdout
     (t / "alice.form").write_text(form.replace('motto = ""', 'motto = "Sing, Muse"'))
-    pbem("sign", "alice.form", "--key", "alice", "-o", "alice.signed", cwd=t)
+    real("sign", "alice.form", "--key", "alice", "-o", "alice.signed", cwd=t)
     signed = (t / "alice.signed").read_text()
     (block,) = armor.extract(signed)
     assert block.signature is not None
@@ -76,27 +82,27 @@ def test_full_flow_with_openssh_both_ways(gm_table: Path, ssh_keygen: str) -> No
     assert armor.extract(form)[0].body.split("salt = ")[1][:66] not in signed
 
     # bob: signs the normalised body with ssh-keygen itself, pastes it into a mail.
-    bob_form = pbem("form", "camp", "--player", "bob", cwd=t).stdout
+    bob_form = real("form", "camp", "--player", "bob", cwd=t).stdout
     body = armor.extract(bob_form)[0].body_bytes
     sig = ssh_sign(ssh_keygen, t / "bob", body, "pbem-orders", t)
     mail = ("Subject: orders\r\n\r\nHello GM,\r\n\r\n" + armor.BEGIN_ORDERS + "\r\n" +
             body.decode().replace("\n", "  \r\n") + armor.END_ORDERS + "\r\n" +
             sig.replace("\n", "\r\n") + "\r\n-- \r\nbob\r\n")
     (t / "bob.eml").write_text(mail)
-    verified = pbem("verify", "bob.eml", "--campaign", "camp", cwd=t).stdout
+    verified = real("verify", "bob.eml", "--campaign", "camp", cwd=t).stdout
     commit = hashlib.sha256(b"pbem-commit/1\n" + body).hexdigest()
     assert f"ok: bob t00.join commitment {commit}" in verified
-    assert pbem("commit", "bob.eml", cwd=t).stdout.strip() == commit
+    assert real("commit", "bob.eml", cwd=t).stdout.strip() == commit
 
     # A forum bot with only the public files checks what it can.
-    pbem("export", "camp", "pub0", cwd=t)
-    public = pbem("verify", "bob.eml", "--campaign", "pub0", cwd=t).stdout
+    real("export", "camp", "pub0", cwd=t)
+    public = real("verify", "bob.eml", "--campaign", "pub0", cwd=t).stdout
     assert f"ok: bob t00.join commitment {commit}" in public and "GM's state" in public
-    out = pbem("submit", "camp", "alice.signed", "bob.eml", cwd=t).stdout
+    out = real("submit", "camp", "alice.signed", "bob.eml", cwd=t).stdout
     assert out.count("receipt:") == 2 and commit in out
-    status = pbem("status", "camp", cwd=t).stdout
+    status = real("status", "camp", cwd=t).stdout
     assert f"bob          submitted {commit}" in status
-    out = pbem("adjudicate", "camp", cwd=t).stdout
+    out = real("adjudicate", "camp", cwd=t).stdout
     assert "wrote ledger record 000001" in out
 
     # OpenSSH verifies the GM's signatures of campaign.toml and of the record.
@@ -108,10 +114,10 @@ def test_full_flow_with_openssh_both_ways(gm_table: Path, ssh_keygen: str) -> No
     assert record["commitments"]["bob"] == commit
     assert "Sing, Muse" in record["orders"]["alice"]
 
-    report = pbem("report", "camp", "--player", "alice", cwd=t).stdout
+    report = real("report", "camp", "--player", "alice", cwd=t).stdout
     assert "Your receipt: " + record["commitments"]["alice"] in report
     assert "-----BEGIN PBEM ORDERS-----" in report and 'phase = "r01.pledge"' in report
-    gazette = pbem("report", "camp", cwd=t).stdout
+    gazette = real("report", "camp", cwd=t).stdout
     assert "hand = " not in gazette
 
     # Play the rest with pbem sign, then audit the GM's copy and the exported public one.

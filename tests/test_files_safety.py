@@ -82,7 +82,8 @@ def test_sign_output_to_a_pipe_is_a_stream(player: Path) -> None:
     reader.join(30)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still the pipe, not a file in its place
     assert got and b"-----BEGIN SSH SIGNATURE-----" in got[0]
-    out = pbem("sign", "alice.txt", "--key", "alice", "-o", "/dev/stdout", cwd=player).stdout
+    out = pbem("sign", "alice.txt", "--key", "alice", "-o", "/dev/stdout", cwd=player,
+               fresh=True).stdout  # a real process: /dev/stdout is its pipe
     assert "-----END SSH SIGNATURE-----" in out
 
 
