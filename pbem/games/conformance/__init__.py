@@ -10,7 +10,6 @@ automatic phase that deals hidden cards from the sealed stream. Its rules are in
 
 from __future__ import annotations
 
-import copy
 import tomllib
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -29,6 +28,7 @@ from pbem.core.ruleset import (
     PhaseSpec,
     Ruleset,
     State,
+    copy_state,
 )
 
 DATA = Path(__file__).parent / "data"
@@ -267,7 +267,7 @@ class Conformance(Ruleset):
         runs: at its end everything is public)."""
         if state["round"] > state["rounds"]:
             return None
-        hidden = copy.deepcopy(state)
+        hidden = copy_state(state)
         hidden["hands"][player] = [f"marker-{player}-{i}"
                                    for i, _ in enumerate(state["hands"][player])]
         hidden["pledges"][player] = [MAX_PLEDGE + 900 + i

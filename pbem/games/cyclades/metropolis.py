@@ -27,9 +27,9 @@ Metropolis.
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 
+from pbem.core.ruleset import copy_state
 from pbem.games.cyclades.components import Components
 from pbem.games.cyclades.maps import Board
 from pbem.games.cyclades.state import (
@@ -71,7 +71,7 @@ def metropolises_needed(state: State) -> int:
 
 def formable(c: Components, board: Board, state: State, player: str) -> int:
     """How many Metropolises ``player`` would form right now (on a copy; no events)."""
-    sim = copy.deepcopy(state)
+    sim = copy_state(state)
     count = 0
     while True:
         squares = free_squares(board, sim, player)
@@ -207,7 +207,7 @@ def would_win(c: Components, board: Board, state: State, attacker: str, territor
                    if team_of(state, p) == team)
         return (not target["metropolis"] and board.territory(territory).metropolis_square
                 and held + 1 >= 3)
-    sim = copy.deepcopy(state)
+    sim = copy_state(state)
     sim["territories"][territory]["owner"] = attacker
     total = metropolises_of(sim, attacker) + formable(c, board, sim, attacker)
     return total >= metropolises_needed(state)

@@ -13,10 +13,10 @@ At the end of the game everything is shown (the coin tie-break of Victory 1 need
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.core.ruleset import copy_state
 from pbem.games.cyclades import state as st
 
 State = dict[str, Any]
@@ -62,7 +62,7 @@ def hide_from_others(state: State, player: str) -> State:
     """``state`` with ``player``'s secrets (gold, standing orders, Apollo keep list) changed
     to markers: no other
     player's view, nor the public one, may change (teammates excepted: they see the gold)."""
-    s = copy.deepcopy(state)
+    s = copy_state(state)
     if s["step"] == "over":
         return s
     if not st.allies(s, player):

@@ -6,11 +6,11 @@ correct resolution keeps; a breach is a bug in the rules code. Each check names 
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.core.ruleset import copy_state
 from pbem.games.mythology import zeus
 from pbem.games.mythology.components import Components
 
@@ -103,7 +103,7 @@ def hide_from_others(state: State, player: str) -> State | None:
     the game is over: then everything is revealed (009 C)."""
     if state["step"] == "over":
         return None
-    s = copy.deepcopy(state)
+    s = copy_state(state)
     if player in s["hands"]:
         s["hands"][player] = [MARK_CARD, *s["hands"][player][1:]]
         if s["facedown"][player]:  # that a card lies face down is public (202 B 2)
