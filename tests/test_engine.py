@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,8 +15,11 @@ from hypothesis import strategies as st
 
 from pbem import games
 from pbem.core import audit, engine, ledger
+from pbem.core import campaign as campaign_mod
 from pbem.core.campaign import open_campaign
-from pbem.core.errors import AuditError, CampaignError
+from pbem.core.errors import AuditError, CampaignError, Problem
+from pbem.core.ruleset import PhaseSpec, State
+from pbem.games.conformance import Conformance
 from tests.budget import examples
 from tests.conftest import Table, make_table, seeded_key, tampered_copy
 
@@ -495,3 +500,42 @@ def test_no_unrevealed_file_when_nothing_waits_and_a_stale_one_goes(table: Table
     assert (engine.record_dir(table.campaign, 2) / "unrevealed.json").is_file()
     assert [w["player"] for w in engine.load_unrevealed(table.campaign, 2)] == sorted(
         table.campaign.players)
+
+
+class _Waiting(Conformance):
+    """Conformance whose pledges each wait on something earlier in the phase."""
+
+    name = "conformance-waiting"
+
+    def provisional(self, state: State, phase: PhaseSpec, player: str,
+                    orders: dict[str, Any]) -> list[Problem]:
+        if phase.kind == "pledge":
+            return [Problem("[orders] pledge", "waits on the pledges before it")]
+        return []
+
+
+def test_issue12_receipt_and_verify_say_what_is_checked_again(tmp_path: Path) -> None:
+    """Ruleset.check's provisional list reaches the receipt of pbem submit and the output of
+    pbem verify ("accepted; checked again when it runs"); refused orders get none."""
+    from tests.conftest import PLAYERS, run_pbem
+
+    ruleset = _Waiting()
+    games.register(ruleset)
+    gm = seeded_key("gm")
+    pk = {p: seeded_key(p) for p in PLAYERS}
+    root = tmp_path / "camp"
+    campaign_mod.create(root, ruleset, campaign_id="waiting", gm_key=gm, gm_key_path="gm",
+                        players={p: k.public_key().public_bytes_raw() for p, k in pk.items()},
+                        options={"rounds": "1"}, chain_length=64,
+                        heads=(hashlib.sha256(b"s").digest(), hashlib.sha256(b"t").digest()))
+    t = Table(root, campaign_mod.open_campaign(root, games.get), gm, pk)
+    t.play_phases(1)  # the joins
+    assert engine.open_phase(t.campaign)[2].kind == "pledge"  # type: ignore[union-attr]
+    (tmp_path / "a.txt").write_text(t.signed("alice", {"pledge": 2}))
+    verified = run_pbem("verify", "a.txt", "--campaign", str(root), cwd=tmp_path).stdout
+    assert "  accepted; checked again when it runs: [orders] pledge: waits on the pledges " \
+           "before it" in verified
+    receipt = t.submit(t.signed("alice", {"pledge": 2})).receipts[0]
+    assert receipt.notes == ("[orders] pledge: waits on the pledges before it",)
+    refused = t.submit(t.signed("bob", {"pledge": 99}))
+    assert refused.errors and not refused.receipts
