@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from pbem.core import engine, keys
 from pbem.core.campaign import Campaign
 from pbem.core.dice import Stream
 from pbem.core.forms import orders_toml, render_form
-from pbem.core.ruleset import JOIN_PHASE
+from pbem.core.ruleset import JOIN_PHASE, Ruleset
 from pbem.core.signing import sign_text
 from tests import budget  # noqa: F401  (the property tests' example counts)
 
@@ -258,17 +258,21 @@ def tampered_copy(campaign_dir: Path, work: Path, data: Any) -> Path:
     return work
 
 def make_table(
-    root: Path, players: tuple[str, ...] = PLAYERS, rounds: str = "2", chain_length: int = 64
+    root: Path, players: tuple[str, ...] = PLAYERS, rounds: str = "2", chain_length: int = 64,
+    *, ruleset: Ruleset | None = None, key_of: Mapping[str, str] | None = None,
 ) -> Table:
+    """A conformance campaign (or ``ruleset``, registered by its name) whose players' keys
+    are ``seeded_key(key_of.get(player, player))``: the same id, heads and campaign.toml
+    whatever the keys."""
     gm = seeded_key("gm")
-    pk = {p: seeded_key(p) for p in players}
+    pk = {p: seeded_key((key_of or {}).get(p, p)) for p in players}
     key_dir = root.parent / f"{root.name}-keys"
     key_dir.mkdir(parents=True, exist_ok=True)
     if not (key_dir / "gm").exists():
         keys.write_keypair(key_dir / "gm", gm)
     campaign_mod.create(
         root,
-        games.get("conformance"),
+        ruleset or games.get("conformance"),
         campaign_id="test-campaign",
         gm_key=gm,
         gm_key_path=str(key_dir / "gm"),

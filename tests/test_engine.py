@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -15,7 +14,6 @@ from hypothesis import strategies as st
 
 from pbem import games
 from pbem.core import audit, engine, ledger
-from pbem.core import campaign as campaign_mod
 from pbem.core.campaign import open_campaign
 from pbem.core.errors import AuditError, CampaignError, Problem
 from pbem.core.ruleset import PhaseSpec, State
@@ -518,22 +516,15 @@ def test_issue12_receipt_and_verify_say_what_is_checked_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Ruleset.check's provisional list reaches the receipt of pbem submit and the output of
     pbem verify ("accepted; checked again when it runs"); refused orders get none."""
-    from tests.conftest import PLAYERS, run_pbem
+    from tests.conftest import run_pbem
 
     ruleset = _Waiting()
     monkeypatch.setitem(games._extra, ruleset.name, ruleset)  # games.register, undone after
-    gm = seeded_key("gm")
-    pk = {p: seeded_key(p) for p in PLAYERS}
-    root = tmp_path / "camp"
-    campaign_mod.create(root, ruleset, campaign_id="waiting", gm_key=gm, gm_key_path="gm",
-                        players={p: k.public_key().public_bytes_raw() for p, k in pk.items()},
-                        options={"rounds": "1"}, chain_length=64,
-                        heads=(hashlib.sha256(b"s").digest(), hashlib.sha256(b"t").digest()))
-    t = Table(root, campaign_mod.open_campaign(root, games.get), gm, pk)
+    t = make_table(tmp_path / "camp", rounds="1", ruleset=ruleset)
     t.play_phases(1)  # the joins
     assert engine.open_phase(t.campaign)[2].kind == "pledge"  # type: ignore[union-attr]
     (tmp_path / "a.txt").write_text(t.signed("alice", {"pledge": 2}))
-    verified = run_pbem("verify", "a.txt", "--campaign", str(root), cwd=tmp_path).stdout
+    verified = run_pbem("verify", "a.txt", "--campaign", str(t.root), cwd=tmp_path).stdout
     assert "  accepted; checked again when it runs: [orders] pledge: waits on the pledges " \
            "before it" in verified
     receipt = t.submit(t.signed("alice", {"pledge": 2})).receipts[0]

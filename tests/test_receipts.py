@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from pathlib import Path
 
@@ -11,25 +10,10 @@ import pytest
 
 from pbem import games
 from pbem.core import audit, engine, keys, ledger, receipts
-from pbem.core import campaign as campaign_mod
 from pbem.core.campaign import export_public, open_campaign
-from tests.conftest import PLAYERS, Table, run_pbem, seeded_key
+from tests.conftest import Table, make_table, run_pbem, seeded_key
 
 pytestmark = pytest.mark.xdist_group("receipts")  # module-scoped campaigns, made once
-
-
-def _table(root: Path, key_of: dict[str, str]) -> Table:
-    """The conformance campaign of tests.conftest.make_table, each player's key
-    ``seeded_key(key_of[player])``: the same id, heads and campaign.toml for any keys."""
-    gm = seeded_key("gm")
-    pk = {p: seeded_key(key_of.get(p, p)) for p in PLAYERS}
-    campaign_mod.create(root, games.get("conformance"), campaign_id="test-campaign", gm_key=gm,
-                        gm_key_path="gm", players={p: k.public_key().public_bytes_raw()
-                                                   for p, k in pk.items()},
-                        options={"rounds": "2"}, chain_length=64,
-                        heads=(hashlib.sha256(b"s-head").digest(),
-                               hashlib.sha256(b"t-head").digest()))
-    return Table(root, open_campaign(root, games.get), gm, pk)
 
 
 def _play(t: Table, sent: dict[str, list[str]], *, pledge_of_alice: int = 3,
@@ -53,7 +37,7 @@ def _play(t: Table, sent: dict[str, list[str]], *, pledge_of_alice: int = 3,
 def honest(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, list[str]]]:
     root = tmp_path_factory.mktemp("honest")
     sent: dict[str, list[str]] = {}
-    _play(_table(root / "gm", {}), sent)
+    _play(make_table(root / "gm"), sent)
     export_public(root / "gm", root / "public")
     return root / "public", sent
 
@@ -82,7 +66,7 @@ def test_13_1_a_fork_with_alices_key_swapped_passes_the_audit_but_not_her_receip
     GM holds, her pledges changed; the public audit of the fork passes."""
     public, sent = honest
     forged: dict[str, list[str]] = {}
-    fork = _table(tmp_path / "fork-gm", {"alice": "mallory"})
+    fork = make_table(tmp_path / "fork-gm", key_of={"alice": "mallory"})
     _play(fork, forged, pledge_of_alice=0)
     export_public(fork.root, tmp_path / "fork")
     fork_public = tmp_path / "fork"
@@ -106,7 +90,7 @@ def test_13_1_a_fork_with_alices_key_swapped_passes_the_audit_but_not_her_receip
 
 def test_13_1_a_dropped_order_shows_as_nmr_in_the_receipts(tmp_path: Path) -> None:
     sent: dict[str, list[str]] = {}
-    t = _table(tmp_path / "gm", {})
+    t = make_table(tmp_path / "gm")
     _play(t, sent, drop_alice_at=2)
     found = receipts.check(t.campaign, "alice", _alice(), _files(sent["alice"]))
     assert len(found.mismatches) == 1

@@ -238,8 +238,7 @@ def _check_signers(campaign: Campaign, say: Say) -> None:
     <base64>``, nothing else, and no key twice. So no extra key for a player, no wildcard
     principal, no option, no reordering. A version 1 campaign.toml does not name the keys
     themselves: which key is whose is what each player checks with their own receipts."""
-    from pbem.core.campaign import GM_PRINCIPAL
-    from pbem.core.keys import AllowedSigners
+    from pbem.core.campaign import GM_PRINCIPAL, signers_text
 
     text = (campaign.root / "allowed_signers").read_bytes()
     entries = campaign.signers.entries
@@ -248,19 +247,19 @@ def _check_signers(campaign: Campaign, say: Say) -> None:
         raise AuditError(None, "allowed_signers", f"holds {len(entries)} keys; a campaign of "
                          f"{len(campaign.players)} players has {len(names)} (gm, then each "
                          "player once)")
-    lines = []
     for number, (entry, name) in enumerate(zip(entries, names, strict=True), start=1):
         if entry.principals != (name,):
             raise AuditError(None, f"allowed_signers line {number}",
                              f"is for {','.join(entry.principals)!r}; line {number} must be "
                              f"{name!r}'s (gm first, then the players in campaign.toml's order)")
-        namespace = (sshsig.NAMESPACE_LEDGER if name == GM_PRINCIPAL
-                     else sshsig.NAMESPACE_ORDERS)
-        lines.append(AllowedSigners.line(name, entry.public_key, (namespace,)))
-    if text != ("\n".join(lines) + "\n").encode():
+    expected = signers_text(entries[0].public_key,
+                            [(n, e.public_key) for n, e in zip(names[1:], entries[1:],
+                                                                strict=True)])
+    if text != expected:
+        lines = expected.decode().split("\n")
         found = text.decode("utf-8", "replace").split("\n")
         wrong = next((i for i, (a, b) in enumerate(zip(found, lines, strict=False), start=1)
-                      if a != b), len(lines) + 1)
+                      if a != b), len(lines))
         raise AuditError(None, f"allowed_signers line {wrong}", "is not in the form pbem "
                          "writes (name namespaces=\"...\" ssh-ed25519 KEY, no option, comment "
                          "or other line)")

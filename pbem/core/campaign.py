@@ -221,6 +221,15 @@ def sign_file_bytes(data: bytes, key: Ed25519PrivateKey) -> bytes:
     return sshsig.sign(data, key, sshsig.NAMESPACE_LEDGER).armor().encode()
 
 
+def signers_text(gm_key: bytes, players: list[tuple[str, bytes]]) -> bytes:
+    """``allowed_signers`` as pbem writes it: ``gm`` (namespace pbem-ledger), then each
+    player in the order given (pbem-orders), one ``name namespaces="ns" ssh-ed25519 KEY``
+    line each. The audit requires exactly these bytes."""
+    lines = [AllowedSigners.line(GM_PRINCIPAL, gm_key, (sshsig.NAMESPACE_LEDGER,))]
+    lines += [AllowedSigners.line(n, k, (sshsig.NAMESPACE_ORDERS,)) for n, k in players]
+    return ("\n".join(lines) + "\n").encode()
+
+
 def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519PrivateKey,
            gm_key_path: str, players: Mapping[str, bytes], options: Mapping[str, str],
            chain_length: int = dice.DEFAULT_CHAIN_LENGTH,
@@ -275,8 +284,7 @@ def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519Pri
     }
     campaign_bytes = tomli_w.dumps(config).encode()
     gm_pub = gm_key.public_key().public_bytes_raw()
-    signer_lines = [AllowedSigners.line(GM_PRINCIPAL, gm_pub, (sshsig.NAMESPACE_LEDGER,))]
-    signer_lines += [AllowedSigners.line(n, players[n], (sshsig.NAMESPACE_ORDERS,)) for n in names]
+    signers_bytes = signers_text(gm_pub, [(n, players[n]) for n in names])
 
     root = root.absolute()
     if os.path.islink(root):
@@ -290,7 +298,7 @@ def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519Pri
     try:
         atomic_write(build / "campaign.toml", campaign_bytes)
         atomic_write(build / "campaign.toml.sig", sign_file_bytes(campaign_bytes, gm_key))
-        atomic_write(build / "allowed_signers", ("\n".join(signer_lines) + "\n").encode())
+        atomic_write(build / "allowed_signers", signers_bytes)
         (build / "ledger").mkdir()
         gm = build / "gm"
         gm.mkdir(mode=0o700)

@@ -8,6 +8,7 @@ file and an illegal move call for different fixes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 class PbemError(Exception):
@@ -95,3 +96,10 @@ class AuditError(PbemError):
     def __reduce__(self) -> tuple[type[AuditError], tuple[int | None, str, str]]:
         # Raised in the processes of a parallel audit and re-raised in the parent.
         return (AuditError, (self.seq, self.field, self.detail))
+
+
+def excerpt(value: Any) -> str:
+    """A value as it was written (its ``repr``), cut short for a message: a fuzzer's megabyte
+    string or a hostile record's field stays out of the error and the report."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

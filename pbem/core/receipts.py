@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pbem.core import armor, ledger, shapes, sshsig
 from pbem.core import orders as orders_mod
 from pbem.core.campaign import Campaign
-from pbem.core.errors import AuditError, PbemError
+from pbem.core.errors import PbemError
 
 
 @dataclass
@@ -79,8 +79,7 @@ def check(campaign: Campaign, player: str, key: bytes | None,
             where = f"{name} (block at line {block.line})" if len(blocks) > 1 else name
             _one_block(campaign, player, key_used, block, where, last, out)
 
-    records = _phases(campaign)
-    open_phase = _open_phase(campaign)
+    records, open_phase = _phases(campaign)
     for phase, (commitment, where) in last.items():
         record = records.get(phase)
         if record is None:
@@ -133,25 +132,20 @@ def _one_block(campaign: Campaign, player: str, key: bytes | None, block: armor.
     last[env.phase] = (order.commitment, where)
 
 
-def _phases(campaign: Campaign) -> dict[str, tuple[int, dict[str, str], list[str]]]:
-    """phase id -> (seq, commitments, nmr) of every published record, shapes checked."""
+def _phases(campaign: Campaign) -> tuple[dict[str, tuple[int, dict[str, str], list[str]]], str]:
+    """phase id -> (seq, commitments, nmr) of every published record, shapes checked; and
+    the phase the last record opened (the join phase before any record, "" once over)."""
+    from pbem.core.ruleset import JOIN_PHASE
+
     found: dict[str, tuple[int, dict[str, str], list[str]]] = {}
+    open_phase = JOIN_PHASE
     for seq, data in ledger.iter_records(campaign.ledger_dir):
         try:
             rec = ledger.load(data, ledger.record_name(seq), memo=False)
             shapes.check_record(rec, seq)
-        except (AuditError, PbemError) as exc:
+        except PbemError as exc:  # an AuditError from the shape check too
             raise PbemError(f"ledger/{ledger.record_name(seq)} is damaged ({exc}): run "
                             "pbem audit on this copy") from None
         found[rec["phase"]] = (seq, rec["commitments"], rec["nmr"])
-    return found
-
-
-def _open_phase(campaign: Campaign) -> str:
-    n = ledger.count(campaign.ledger_dir)
-    if n == 0:
-        from pbem.core.ruleset import JOIN_PHASE
-
-        return JOIN_PHASE
-    rec = ledger.load((campaign.ledger_dir / ledger.record_name(n)).read_bytes(), memo=False)
-    return str(rec.get("next_phase", ""))
+        open_phase = rec["next_phase"]
+    return found, open_phase

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from pbem.core import dice
-from pbem.core.errors import AuditError, CampaignError
+from pbem.core.errors import AuditError, CampaignError, excerpt
 from pbem.core.orders import HEX64
 from pbem.core.orders import PLAYER_NAME as NAME
 from pbem.core.ruleset import PHASE_ID as PHASE
@@ -42,16 +42,16 @@ class _Fail(Exception):
 
 def _int(value: Any, where: str, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
-        raise _Fail(where, f"must be an integer from {low} to {high}, is {_show(value)}")
+        raise _Fail(where, f"must be an integer from {low} to {high}, is {excerpt(value)}")
     return value
 
 
 def _str(value: Any, where: str, pattern: re.Pattern[str] | None = None,
          what: str = "") -> str:
     if type(value) is not str:
-        raise _Fail(where, f"must be a string, is {_show(value)}")
+        raise _Fail(where, f"must be a string, is {excerpt(value)}")
     if pattern is not None and not pattern.fullmatch(value):
-        raise _Fail(where, f"must be {what}, is {_show(value)}")
+        raise _Fail(where, f"must be {what}, is {excerpt(value)}")
     return value
 
 
@@ -61,7 +61,7 @@ def _hex(value: Any, where: str) -> str:
 
 def _list(value: Any, where: str) -> list[Any]:
     if type(value) is not list:
-        raise _Fail(where, f"must be an array, is {_show(value)}")
+        raise _Fail(where, f"must be an array, is {excerpt(value)}")
     if len(value) > MAX_ITEMS:
         raise _Fail(where, f"holds {len(value)} items, more than {MAX_ITEMS}")
     return value
@@ -69,20 +69,15 @@ def _list(value: Any, where: str) -> list[Any]:
 
 def _table(value: Any, where: str, keys: set[str] | None = None) -> dict[str, Any]:
     if type(value) is not dict:
-        raise _Fail(where, f"must be a table, is {_show(value)}")
+        raise _Fail(where, f"must be a table, is {excerpt(value)}")
     if len(value) > MAX_ITEMS:
         raise _Fail(where, f"holds {len(value)} keys, more than {MAX_ITEMS}")
     if keys is not None and set(value) != keys:
         missing, extra = sorted(keys - set(value)), sorted(set(value) - keys)
         raise _Fail(where, "must have exactly the keys " + ", ".join(sorted(keys)) +
                     (f" (missing {', '.join(missing)})" if missing else "") +
-                    (f" (unknown {', '.join(map(_show, extra))})" if extra else ""))
+                    (f" (unknown {', '.join(map(excerpt, extra))})" if extra else ""))
     return value
-
-
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _players(value: Any, where: str, values: re.Pattern[str] | None, what: str = ""
@@ -160,7 +155,7 @@ def _check_record(rec: Any) -> None:
         _str(event.get("text"), f"events[{i}].text")
     if final:
         if rec["game_over"] is not True:
-            raise _Fail("game_over", f"must be true, is {_show(rec['game_over'])}")
+            raise _Fail("game_over", f"must be true, is {excerpt(rec['game_over'])}")
         _hex(rec["sealed_head"], "sealed_head")
         for j, d in enumerate(_list(rec["sealed_draws"], "sealed_draws")):
             _draw(d, f"sealed_draws[{j}]", with_seq=True)

@@ -140,8 +140,6 @@ def _path(raw: Any, where: str, problems: list[Problem]) -> tuple[str, ...] | No
     return tuple(out)
 
 
-
-
 def parse(c: Components, orders: Mapping[str, Any], *, lesser: bool = False,
           powers: Sequence[str] = ()) -> tuple[MoveOrders, list[Problem]]:
     """The shape of a Moving Player's order; all problems at once. ``lesser``: Optional Rule

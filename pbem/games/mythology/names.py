@@ -13,17 +13,14 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any, TypeGuard
 
+from pbem.core.errors import excerpt
 from pbem.games.mythology.components import Components
 
 #: The Divine Occurrence codes as the Log Sheet writes them (009 E 2).
 OCCURRENCE_CODES = ("E", "T", "V", "P", "Pe", "F")
 
-
-def shown(value: Any) -> str:
-    """A value as the player wrote it, cut short for a message (a fuzzer's megabyte string
-    stays out of the report)."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+#: A value as the player wrote it, cut short for a message.
+shown = excerpt
 
 
 def is_int(value: Any) -> TypeGuard[int]:
