@@ -107,8 +107,8 @@ def run_pbem(*args: str, cwd: Path, ok: bool = True, stdin: str | None = None,
     ``pbem`` script (``pbem.cli.main``), with its own standard streams (pipes, as from a
     shell script) and working folder: what click's CliRunner does, without the quarter of a
     second a new interpreter costs. ``fresh=True`` starts a real process, for what only
-    one shows (a device as output, a terminal, signals, the environment); the tests that run
-    the README, the wheel and the full OpenSSH flow always do."""
+    one shows (a device as output, a terminal, signals, the environment); the README and wheel
+    tests always run real processes, and the OpenSSH flow does up to its first record."""
     if fresh:
         proc = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=cwd,
                               capture_output=True, text=True, input=stdin,
