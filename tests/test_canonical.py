@@ -56,3 +56,60 @@ def test_the_fast_check_judges_each_kind_of_container() -> None:
                  {"a": {"b": [1, 2, 2**54]}}]
     assert all(_plain(v) for v in plain)
     assert not any(_plain(v) for v in not_plain)
+
+
+@pytest.mark.long
+@settings(max_examples=examples(500))
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_orjson_writes_every_float_with_a_point_or_a_signed_exponent(x: float) -> None:
+    # The fast path's float check (canonical._FLOAT) relies on this form.
+    import orjson
+
+    from pbem.core.canonical import _FLOAT
+
+    assert _FLOAT.search(orjson.dumps([x])) is not None
+
+
+floats_too = st.recursive(
+    scalars | st.floats(allow_nan=False) | st.integers(-(2**70), 2**70)
+    | st.sampled_from(["v1.2", "1e+5", "null", "\U0001f600"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=6), inner,
+        max_size=4), max_leaves=20)
+
+
+@pytest.mark.long
+@settings(max_examples=examples(500))
+@given(floats_too)
+def test_fast_path_equals_rfc8785_or_both_refuse(value: Any) -> None:
+    # Floats, integers beyond 2**53, None and look-alikes in strings all leave orjson's path.
+    try:
+        expected: bytes | type[Exception] = rfc8785.dumps(value)
+    except rfc8785.CanonicalizationError as exc:
+        expected = type(exc)
+    if isinstance(expected, bytes):
+        assert canonical_json(value) == expected
+    else:
+        with pytest.raises(expected):
+            canonical_json(value)
+
+
+@pytest.mark.parametrize("value", [
+    {"a": 1.0}, [2**53], {"x": None}, {"\U0001f600": 1, "\uffff": 2}, {1: "a"},
+    {"a": [0.5, "x"]}, {"t": float("nan")}, {"s": "v1.2"}, {"s": "10e-3"}])
+def test_each_way_out_of_the_fast_path_gives_the_reference_bytes(value: Any) -> None:
+    try:
+        expected = rfc8785.dumps(value)
+    except rfc8785.CanonicalizationError as exc:
+        with pytest.raises(type(exc)):
+            canonical_json(value)
+        return
+    assert canonical_json(value) == expected
+
+
+def test_parse_reads_back_what_canonical_json_wrote() -> None:
+    from pbem.core.canonical import parse
+
+    value = {"b": [1, "é", {"z": True, "a": None}], "a": -(2**53) + 1}
+    assert parse(canonical_json(value)) == value
+    assert list(parse(canonical_json(value))) == ["a", "b"]

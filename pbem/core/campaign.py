@@ -61,6 +61,8 @@ class Campaign:
     durable: bool = True
     _settings: tuple[tuple[int, int, int], dict[str, Any]] | None = field(
         default=None, init=False, repr=False, compare=False)
+    _heads: tuple[bytes, bytes] | None = field(default=None, init=False, repr=False,
+                                               compare=False)
 
     @property
     def id(self) -> str:
@@ -91,13 +93,17 @@ class Campaign:
         return (self.gm_dir / "secrets.toml").is_file()
 
     def heads(self) -> tuple[bytes, bytes]:
-        """The secret chain heads ``s_N`` and ``t_N`` (GM only)."""
+        """The secret chain heads ``s_N`` and ``t_N`` (GM only; fixed at ``pbem new``, so read
+        once per opened campaign, not at every record)."""
+        if self._heads is not None:
+            return self._heads
         path = self.gm_dir / "secrets.toml"
         if not path.is_file():
             raise CampaignError(f"{path} is missing: only the GM's copy of the campaign "
                                 "can do this")
         data = tomllib.loads(path.read_text())
-        return bytes.fromhex(data["seed_head"]), bytes.fromhex(data["sealed_head"])
+        self._heads = bytes.fromhex(data["seed_head"]), bytes.fromhex(data["sealed_head"])
+        return self._heads
 
     def settings(self) -> dict[str, Any]:
         """The GM's changeable settings (``gm/settings.toml``), read again only when the file

@@ -23,7 +23,7 @@ import tomli
 import tomli_w
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem.core import armor, dice, ledger
+from pbem.core import armor, canonical, dice, ledger
 from pbem.core import orders as orders_mod
 from pbem.core.campaign import NMR_OPTION, Campaign, sign_file_bytes
 from pbem.core.canonical import canonical_json, keyed_hash
@@ -79,7 +79,7 @@ def load_state(campaign: Campaign, seq: int) -> State | None:
     if known is not None and known[0] == stamp:
         state: State = marshal.loads(known[1])
         return state
-    state = json.loads(path.read_bytes())
+    state = canonical.parse(path.read_bytes())
     _remember_state(path, stamp, state)
     return state
 
@@ -121,25 +121,30 @@ def load_unrevealed(campaign: Campaign, seq: int) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class Head:
-    """The end of the ledger: how many records, the last one's hash and mix."""
+    """The end of the ledger: how many records, the last one's hash and mix, and its bytes
+    (parsed only when :attr:`record` is asked for: adjudication needs the hash and mix)."""
 
     seq: int
     prev_hash: str
     mix: bytes
-    record: dict[str, Any] | None
+    data: bytes = b""
+
+    @property
+    def record(self) -> dict[str, Any] | None:
+        """The last record, parsed (ledger.load keeps it); ``None`` before the first."""
+        return ledger.load(self.data, ledger.record_name(self.seq)) if self.seq else None
 
 
 def head(campaign: Campaign) -> Head:
     seq = ledger.count(campaign.ledger_dir)
     if seq == 0:
-        return Head(0, ledger.file_hash(campaign.campaign_bytes), dice.mix_initial(campaign.id),
-                    None)
+        return Head(0, ledger.file_hash(campaign.campaign_bytes), dice.mix_initial(campaign.id))
     data = (campaign.ledger_dir / ledger.record_name(seq)).read_bytes()
     known = _heads.get(campaign.ledger_dir)
     if known is not None and known[0] == data:  # every receipt names the head: parse once
         return known[1]
     record = ledger.load(data, ledger.record_name(seq))
-    found = Head(seq, ledger.file_hash(data), bytes.fromhex(record["mix"]), record)
+    found = Head(seq, ledger.file_hash(data), bytes.fromhex(record["mix"]), data)
     _heads[campaign.ledger_dir] = (data, found)
     return found
 
@@ -545,7 +550,7 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     st = os.stat(rdir / "state.json")
     # What the next command reads back: the parsed JSON (key order, lists), not the object.
     _remember_state(rdir / "state.json", (st.st_ino, st.st_size, st.st_mtime_ns),
-                    json.loads(res.state_json))
+                    canonical.parse(res.state_json))
     private = {"private": res.outcome.private, "sealed_draws": sealed_draws}
     atomic_write(rdir / "private.json", canonical_json(private), 0o600, durable=durable,
                  sync_dir=False)
@@ -563,4 +568,6 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     atomic_write(campaign.ledger_dir / f"{name}.sig", sign_file_bytes(data, key),
                  durable=durable)
     atomic_write(campaign.ledger_dir / name, data, durable=durable)
+    # The new head, known without parsing the record back (the next record needs its mix).
+    _heads[campaign.ledger_dir] = (data, Head(seq, ledger.file_hash(data), res.mix, data))
     return res.next_phase
