@@ -193,6 +193,7 @@ class Table:
             orders_toml(orders),
             hexof(f"salt/{phase.id}/{player}/{salt_label}"),
             hexof(f"entropy/{phase.id}/{player}"),
+            self.campaign.envelope_hash,
         )
         if phase_id is not None:
             text = text.replace(f'phase = "{phase.id}"', f'phase = "{phase_id}"')
@@ -260,10 +261,11 @@ def tampered_copy(campaign_dir: Path, work: Path, data: Any) -> Path:
 def make_table(
     root: Path, players: tuple[str, ...] = PLAYERS, rounds: str = "2", chain_length: int = 64,
     *, ruleset: Ruleset | None = None, key_of: Mapping[str, str] | None = None,
+    version: int = 2, campaign_id: str = "test-campaign",
 ) -> Table:
     """A conformance campaign (or ``ruleset``, registered by its name) whose players' keys
-    are ``seeded_key(key_of.get(player, player))``: the same id, heads and campaign.toml
-    whatever the keys."""
+    are ``seeded_key(key_of.get(player, player))``: the same id and heads whatever the keys
+    (in ``version`` 1 the same campaign.toml too: it names no key)."""
     gm = seeded_key("gm")
     pk = {p: seeded_key((key_of or {}).get(p, p)) for p in players}
     key_dir = root.parent / f"{root.name}-keys"
@@ -273,13 +275,14 @@ def make_table(
     campaign_mod.create(
         root,
         ruleset or games.get("conformance"),
-        campaign_id="test-campaign",
+        campaign_id=campaign_id,
         gm_key=gm,
         gm_key_path=str(key_dir / "gm"),
         players={p: k.public_key().public_bytes_raw() for p, k in pk.items()},
         options={"rounds": rounds},
         chain_length=chain_length,
         heads=(hashlib.sha256(b"s-head").digest(), hashlib.sha256(b"t-head").digest()),
+        version=version,
     )
     return Table(root, campaign_mod.open_campaign(root, games.get), gm, pk)
 

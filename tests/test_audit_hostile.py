@@ -26,6 +26,8 @@ pytestmark = pytest.mark.xdist_group("audit-hostile")  # module-scoped campaign,
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "conformance-4p"
+#: The same example as pbem wrote it in protocol version 1 (tests/test_legacy.py).
+EXAMPLE_V1 = ROOT / "tests" / "data" / "legacy" / "protocol-v1" / "conformance-4p"
 
 
 @pytest.fixture(scope="module")
@@ -252,9 +254,10 @@ def test_protocol_md_holds_the_hand_script_as_shipped() -> None:
     assert f"in full:\n\n```python\n{script}```" in text
 
 
-# --- section 1, as far as version 1 allows: allowed_signers exactly as pbem writes it -------
+# --- section 1: allowed_signers exactly as pbem writes it (version 1: its own form; version
+# 2: campaign.toml's signed keys) -----------------------------------------------------------
 
-_SIGNERS = (EXAMPLE / "allowed_signers").read_text().splitlines()
+_SIGNERS = (EXAMPLE_V1 / "allowed_signers").read_text().splitlines()
 _OTHER_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPbSt2ZHVidVSjsQOBTU62F/rvTDXILA3Sc4OV2Nbq9x"
 
 
@@ -275,16 +278,28 @@ _OTHER_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPbSt2ZHVidVSjsQOBTU62F/rvTDXI
 ])
 def test_13_1_allowed_signers_must_be_exactly_what_pbem_writes(
         tmp_path: Path, what: str, lines: list[str], message: str) -> None:
-    work = _copy(EXAMPLE, tmp_path / "t")
+    work = _copy(EXAMPLE_V1, tmp_path / "t")
     (work / "allowed_signers").write_text("\n".join(lines) + "\n")
     with pytest.raises(AuditError) as exc:
         _audit(work)
     assert exc.value.seq is None and "allowed_signers" in exc.value.field
     assert message in str(exc.value), str(exc.value)
+    # The same lines beside a version 2 campaign.toml: they are not its signed keys.
+    v2 = _copy(EXAMPLE, tmp_path / "v2")
+    v2_lines = (v2 / "allowed_signers").read_text().splitlines()
+    swap = dict(zip(_SIGNERS, v2_lines, strict=True))
+    (v2 / "allowed_signers").write_text("\n".join(swap.get(x, x) for x in lines) + "\n")
+    with pytest.raises(AuditError, match="differs from the keys of campaign.toml's signed "
+                       r"\[keys\] table"):
+        _audit(v2)
 
 
 def test_13_1_the_examples_allowed_signers_pass() -> None:
     lines: list[str] = []
-    audit.audit(open_campaign(EXAMPLE, games.get), lines.append)
+    audit.audit(open_campaign(EXAMPLE_V1, games.get), lines.append)
     assert ("allowed_signers: gm and 4 players, one key each, in the form pbem writes"
             in lines)
+    lines = []
+    audit.audit(open_campaign(EXAMPLE, games.get), lines.append)
+    assert ("allowed_signers: exactly the keys of campaign.toml [keys] (gm and 4 players, no "
+            "key twice)" in lines)

@@ -37,11 +37,14 @@ PUBLIC = KEY.public_key().public_bytes_raw()
 # --- order texts as pbem writes them -------------------------------------------------------
 
 
-def envelope(phase: str, campaign: str = "test-campaign", player: str = "alice") -> str:
-    """The envelope exactly as pbem.core.forms.render_form writes it, then ``[orders]``."""
+def envelope(phase: str, campaign: str = "test-campaign", player: str = "alice",
+             campaign_hash: str | None = None) -> str:
+    """The envelope exactly as pbem.core.forms.render_form writes it, then ``[orders]``
+    (version 2, with ``campaign_hash``; version 1 without)."""
     return ("[envelope]\n"
-            'format = "pbem-orders/1"\n'
+            f'format = "pbem-orders/{1 if campaign_hash is None else 2}"\n'
             f'campaign = "{campaign}"\n'
+            + (f'campaign_hash = """\\\n{campaign_hash}"""\n' if campaign_hash else "") +
             f'player = "{player}"\n'
             f'phase = "{phase}"\n'
             f'salt = "{hexof("salt/" + phase)}"\n'
@@ -49,12 +52,14 @@ def envelope(phase: str, campaign: str = "test-campaign", player: str = "alice")
             "[orders]\n")
 
 
-def pledge_body(value: str = "10", phase: str = "r01.pledge") -> str:
+def pledge_body(value: str = "10", phase: str = "r01.pledge",
+                campaign_hash: str | None = None) -> str:
     """The annotated conformance pledge form, the value typed over the 0 in insert mode (the
     comment moves right: its gap of spaces is kept)."""
     form = order_form_text("conformance", "pledge")
     assert "pledge = 0          # a whole" in form
-    return envelope(phase) + form.replace("pledge = 0", f"pledge = {value}")
+    return envelope(phase, campaign_hash=campaign_hash) + form.replace("pledge = 0",
+                                                                       f"pledge = {value}")
 
 
 def mythology_situation(*lines: str) -> str:
@@ -437,7 +442,8 @@ def camp(pledge_base: Path, tmp_path: Path) -> Table:
 
 
 def test_repaired_block_is_accepted_by_the_engine(camp: Table) -> None:
-    text, body = signed(pledge_body())
+    text, body = signed(pledge_body(campaign_hash=camp.campaign.hash))
+    assert max(map(len, text.split("\n"))) <= 76  # the form's lines, campaign_hash too
     damaged = fold(each_line(text, lambda line: "    " + line), 72, at_spaces=True)
     result = camp.submit(damaged, "message 1")
     assert not result.errors, [e.render() for e in result.errors]

@@ -699,7 +699,7 @@ def test_round_trip_report_form_to_ledger(camp: Table, tmp_path: Path) -> None:
         orders = c.ruleset.bot_orders(c.ruleset.view(state, player), phase, player, bot)
         expected[player] = orders
         filled = render_form(c.id, player, phase, orders_toml(orders), envelope.salt,
-                             envelope.entropy)
+                             envelope.entropy, c.envelope_hash)
         signed = sign_text(filled, camp.player_keys[player])  # fresh salt, as pbem sign
         sender = f"{player}@example.org"
         subject = f"Re: [{c.id}] record {seq}: {phase.id}"

@@ -406,7 +406,8 @@ def test_reminders_go_to_the_missing_players_once_a_day(base: Table, server: Ser
     deadlines.update_deadlines(c, {"r01.pledge": "2026-05-02T18:00:00Z", "grace": "12h"})
     _, _, phase = engine.open_phase(c)
     assert phase is not None and phase.id == "r01.pledge"
-    alice = render_form(c.id, "alice", phase, "pledge = 2\n", "1" * 64, "2" * 64)
+    alice = render_form(c.id, "alice", phase, "pledge = 2\n", "1" * 64, "2" * 64,
+                        c.envelope_hash)
     signed = sign_text(alice, base.player_keys["alice"], fresh=None)
     assert not engine.submit(c, signed.encode(), "a", received="2026-05-01T10:00:00Z").errors
 

@@ -192,7 +192,7 @@ def _choose(campaign: Campaign, group: mime.Group) -> list[mime.Piece]:
             for block in found.blocks:
                 try:
                     order = orders_mod.parse(block)
-                    orders_mod.check_signature(order, campaign.signers)
+                    orders_mod.check_signature(order, engine.signers_now(campaign))
                     verified += 1
                 except (PbemError, RecursionError):
                     pass
@@ -291,7 +291,7 @@ def _submit_block(campaign: Campaign, block: armor.Block, where: str, name: str,
         head = engine.head(campaign)
         return BlockResult(where, receipt.status, receipt=receipt, player=receipt.player,
                            phase=receipt.phase, inbox=sub.inbox.name, ledger_seq=head.seq,
-                           ledger_head=head.prev_hash)
+                           ledger_head=head.prev_hash, campaign_hash=campaign.hash)
     return BlockResult(where, REJECTED, error=sub.errors[0], player=player, phase=phase,
                        signed=block.signature is not None, inbox=sub.inbox.name)
 

@@ -336,7 +336,7 @@ def _queue_reminders(campaign: Campaign, status: deadlines.PhaseStatus, settings
             fresh = fresh_for(player)
             form = render_form(campaign.id, player, phase,
                                campaign.ruleset.order_form(view, phase, player),
-                               fresh("salt"), fresh("entropy"))
+                               fresh("salt"), fresh("entropy"), campaign.envelope_hash)
             filename = form_filename(campaign, phase.id, player)
             refs = [thread_root(campaign, settings.domain)]
             if seq:

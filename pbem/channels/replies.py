@@ -29,6 +29,7 @@ from pbem.channels.results import (
 )
 from pbem.core import armor, escape
 from pbem.core.errors import IllegalOrderError, ProblemsError
+from pbem.core.receipts import format_receipt
 
 WIDTH = 78
 #: Block paragraphs in one reply; the others are counted, not listed.
@@ -79,6 +80,12 @@ def block_lines(n: int, b: BlockResult, *, details: bool = True) -> list[str]:
                 "no record yet, campaign.toml")
         out += ["   Commitment:", f"     {r.commitment}",
                 f"   Ledger head: {head}, sha256", f"     {b.ledger_head}"]
+        if b.campaign_hash:
+            # The same facts for pbem receipts to read back (DESIGN.md section 8).
+            # Not indented: the longest line is then 78 columns (a seven-digit head).
+            out += ["   Receipt (pbem receipts reads these four lines):",
+                    *format_receipt(r.player, r.phase, r.commitment, b.ledger_seq,
+                                    b.ledger_head, b.campaign_hash).splitlines()]
         if r.notes and details:
             out += _wrap("Accepted; checked again when the phase runs (these depend on "
                          "what happens earlier in it):", "   ", "   ")
@@ -150,7 +157,9 @@ def body(result: MessageResult, campaign_id: str, *,
     if any(b.receipt is not None for b in result.blocks):
         lines += _wrap("Keep this receipt. The commitment is what the ledger will list for "
                        "your orders when the phase is adjudicated; anyone can check it "
-                       "there with pbem audit. A new signed file sent before the deadline "
+                       "there with pbem audit, and you can check that the published "
+                       "campaign holds it with pbem receipts DIR --player NAME --key "
+                       "YOUR.pub THIS_MAIL. A new signed file sent before the deadline "
                        "replaces these orders.")
     return "\n".join(lines).rstrip("\n") + "\n"
 

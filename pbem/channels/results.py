@@ -35,6 +35,8 @@ class BlockResult:
     inbox: str = ""
     ledger_seq: int = 0
     ledger_head: str = ""
+    #: sha256 of the campaign.toml the orders were accepted in (the receipt names it).
+    campaign_hash: str = ""
 
     @property
     def ok(self) -> bool:

@@ -167,7 +167,8 @@ def form(directory: Annotated[Path, typer.Argument(metavar="DIR")],
                         f"(acting: {', '.join(phase.actors) or 'nobody'})")
     view = c.ruleset.view(state, player) if state is not None else {}
     typer.echo(render_form(c.id, player, phase, c.ruleset.order_form(view, phase, player),
-                           secrets.token_hex(32), secrets.token_hex(32)), nl=False)
+                           secrets.token_hex(32), secrets.token_hex(32), c.envelope_hash),
+               nl=False)
 
 
 @app.command()
@@ -283,6 +284,7 @@ def submit(directory: Annotated[Path, typer.Argument(metavar="DIR")],
            files: Annotated[list[str], typer.Argument(metavar="FILE...")]) -> None:
     """Submit order files: every file is kept in the inbox; prints a receipt or the errors."""
     from pbem.core import engine
+    from pbem.core.receipts import format_receipt
 
     c = _open(directory)
     failed = False
@@ -294,6 +296,8 @@ def submit(directory: Annotated[Path, typer.Argument(metavar="DIR")],
             typer.echo(f"receipt: {source}: {r.status} orders of {r.player} for {r.phase}; "
                        f"commitment {r.commitment}; ledger head {head.seq} {head.prev_hash}; "
                        f"inbox {result.inbox.name}")
+            typer.echo(format_receipt(r.player, r.phase, r.commitment, head.seq,
+                                      head.prev_hash, c.hash), nl=False)
             for note in r.notes:
                 typer.echo(f"  accepted; checked again when it runs: {note}")
         for e in result.errors:
@@ -447,6 +451,8 @@ def audit(directory: Annotated[Path, typer.Argument(metavar="DIR")],
                              jobs=jobs or os.cpu_count() or 1)
     typer.echo(f"audit passed: {result.records} records"
                + (", every phase re-adjudicated" if result.replayed else ", public checks only"))
+    for line in audit_mod.not_known(c):
+        typer.echo(line)
 
 
 def _audit_many(directory: Path, jobs: int | None, quiet: bool) -> None:

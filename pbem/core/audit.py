@@ -58,7 +58,9 @@ def _verify_detached(campaign: Campaign, data: bytes, sig_path_name: str, seq: i
         raise AuditError(seq, "signature", f"{sig_path_name} is missing")
     try:
         sig = sshsig.parse_armor(path.read_text())
-        sshsig.verify(data, sig, sshsig.NAMESPACE_LEDGER, [campaign.gm_public_key()])
+        # campaign.toml: the key it names (or allowed_signers' in version 1); record k: the
+        # GM's key valid for k (a key change takes effect from the record after its own).
+        sshsig.verify(data, sig, sshsig.NAMESPACE_LEDGER, [campaign.gm_public_key(seq or 0)])
     except PbemError as exc:
         raise AuditError(seq, "signature", f"{what}: {exc}") from None
 
@@ -74,7 +76,11 @@ def _hex32(record: dict[str, Any], key: str, seq: int | None) -> bytes:
 
 
 def _check_order_text(campaign: Campaign, text: str, seq: int, field_name: str, player: str,
-                      phase: str, commitment: str, entropy: str) -> OrderFile:
+                      phase: str, commitment: str, entropy: str,
+                      signed_at: int | None = None) -> OrderFile:
+    """An order file the record ``seq`` publishes or re-adjudicates, committed in record
+    ``signed_at`` (default ``seq``): its signature by the keys valid then, envelope,
+    commitment, entropy and canonical form."""
     try:
         blocks = armor.extract(text, field_name)
         if len(blocks) != 1:
@@ -82,7 +88,8 @@ def _check_order_text(campaign: Campaign, text: str, seq: int, field_name: str, 
         # Text rules of later versions (no bidi or invisible characters) are not applied to
         # published records: an older ledger audits as it was accepted.
         order = orders_mod.parse(blocks[0], field_name, check_text=False)
-        orders_mod.check_signature(order, campaign.signers, field_name)
+        # The keys valid for the record that committed to it (``seq`` of that record).
+        orders_mod.check_signature(order, campaign.signers_at(signed_at or seq), field_name)
     except PbemError as exc:
         if isinstance(exc, AuditError):
             raise
@@ -91,6 +98,13 @@ def _check_order_text(campaign: Campaign, text: str, seq: int, field_name: str, 
     if (env.campaign, env.player, env.phase) != (campaign.id, player, phase):
         raise AuditError(seq, field_name, f"envelope says campaign {env.campaign!r}, player "
                          f"{env.player!r}, phase {env.phase!r}")
+    if campaign.version >= 2 and (env.format, env.campaign_hash) != (
+            orders_mod.ORDERS_FORMAT, campaign.hash):
+        raise AuditError(seq, field_name, f"is a {env.format} file for campaign_hash "
+                         f"{env.campaign_hash or 'none'}, not a {orders_mod.ORDERS_FORMAT} file "
+                         f"for this campaign.toml ({campaign.hash})")
+    if campaign.version < 2 and env.format != orders_mod.ORDERS_FORMAT_V1:
+        raise AuditError(seq, field_name, f"is a {env.format} file in a version 1 campaign")
     if order.commitment != commitment:
         raise AuditError(seq, field_name, f"commitment is {order.commitment}, the record "
                          f"committed to {commitment}")
@@ -139,8 +153,9 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
             rec = ledger.load(data, name, memo=False)
         except PbemError as exc:
             raise AuditError(seq, "format", str(exc)) from None
-        if rec.get("format") != ledger.LEDGER_FORMAT:
-            raise AuditError(seq, "format", f"is {rec.get('format')!r}")
+        if rec.get("format") != campaign.ledger_format:
+            raise AuditError(seq, "format", f"is {rec.get('format')!r}; the records of a "
+                             f"{campaign.config['format']} campaign are {campaign.ledger_format}")
         # Nothing of a record is used before its shape is known: a hostile record with a
         # valid GM signature fails here, by field, never as a crash or an endless loop.
         shapes.check_record(rec, seq)
@@ -176,8 +191,15 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
                 raise AuditError(seq, f"revealed[{i}]", f"no sealed commitment of {key}")
             r_phase, r_commit, r_entropy = sealed_commits.pop(key)
             _check_order_text(campaign, item.get("text", ""), seq, f"revealed[{i}]", key[1],
-                              r_phase, r_commit, r_entropy)
+                              r_phase, r_commit, r_entropy, signed_at=key[0])
             revealed_texts[key] = item["text"]
+        for i, change in enumerate(rec.get("key_changes", [])):
+            try:  # applies from the next record on: the keys valid for seq + 1 include it
+                campaign.keys_at(seq + 1)
+            except PbemError as exc:
+                raise AuditError(seq, f"key_changes[{i}]", str(exc)) from None
+            say(f"record {seq:06d}: key of {change['principal']} changed from record "
+                f"{seq + 1:06d} on ({change['reason']})")
         key_pub = dice.phase_key(s_k, campaign.id, phase, mix, sealed=False)
         for j, d in enumerate(rec.get("draws", [])):
             if d.get("i") != j:
@@ -231,16 +253,46 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
     return result
 
 
+def not_known(campaign: Campaign) -> list[str]:
+    """What no audit of the published files can know (docs/protocol.md section 10), said
+    after every passed audit so that "passed" never claims more."""
+    check = "each player checks their own: pbem receipts DIR --player NAME --key KEY.pub"
+    if campaign.version >= 2:
+        return [f"not known to any audit: that each key in campaign.toml [keys] is its "
+                f"player's, and that this copy is the one the players joined ({check})"]
+    return [f"not known to any audit: which key is whose (a version 1 campaign.toml names no "
+            f"key), and that this copy is the one the players joined ({check}); version 1 "
+            "orders are bound to the campaign id only"]
+
+
 def _check_signers(campaign: Campaign, say: Say) -> None:
     """``allowed_signers`` is exactly what ``pbem new`` writes (DESIGN.md section 8): the
     line of ``gm`` (namespace pbem-ledger), then one line per player of ``campaign.toml`` in
     its order (namespace pbem-orders), each ``<name> namespaces="<ns>" ssh-ed25519
     <base64>``, nothing else, and no key twice. So no extra key for a player, no wildcard
-    principal, no option, no reordering. A version 1 campaign.toml does not name the keys
-    themselves: which key is whose is what each player checks with their own receipts."""
+    principal, no option, no reordering. In version 2 the keys are campaign.toml's signed
+    ``[keys]``; a version 1 campaign.toml does not name the keys themselves. Either way,
+    which key is whose is what each player checks with their own receipts."""
     from pbem.core.campaign import GM_PRINCIPAL, signers_text
 
-    text = (campaign.root / "allowed_signers").read_bytes()
+    path = campaign.root / "allowed_signers"
+    if not path.is_file():
+        raise AuditError(None, "allowed_signers", "is missing")
+    text = path.read_bytes()
+    if campaign.version >= 2:
+        given = campaign.base_keys()
+        expected = signers_text(given[GM_PRINCIPAL], [(p, given[p]) for p in campaign.players])
+        if text != expected:
+            lines = expected.decode().split("\n")
+            found = text.decode("utf-8", "replace").split("\n")
+            wrong = next((i for i, (a, b) in enumerate(zip(found, lines, strict=False), start=1)
+                          if a != b), min(len(lines), len(found)) + 1)
+            raise AuditError(None, f"allowed_signers line {wrong}", "differs from the keys "
+                             "of campaign.toml's signed [keys] table (it must be exactly gm, "
+                             "then each player, as pbem new writes it)")
+        say(f"allowed_signers: exactly the keys of campaign.toml [keys] (gm and "
+            f"{len(campaign.players)} players, no key twice)")
+        return
     entries = campaign.signers.entries
     names = [GM_PRINCIPAL, *campaign.players]
     if len(entries) != len(names):
@@ -326,7 +378,8 @@ def _check_pending(campaign: Campaign, say: Say) -> None:
     for player, order in engine.pending_orders(campaign, phase).items():
         meta = engine.pending_dir(campaign, phase.id) / f"{player}.toml"
         try:
-            orders_mod.check_signature(order, campaign.signers, f"pending {player}")
+            orders_mod.check_signature(order, campaign.signers_at(seq + 1),
+                                       f"pending {player}")
         except PbemError as exc:
             raise AuditError(seq + 1, f"pending.{player}", str(exc)) from None
         if f'commitment = "{order.commitment}"' not in meta.read_text():
@@ -525,7 +578,7 @@ def _replay_span(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
             final = {"game_over": True, "sealed_head": sealed_head.hex(),
                      "sealed_draws": sealed_so_far}
         rebuilt = engine.build_record(campaign, seq, prev_hash, phase, res, accepted, s_k, t_k,
-                                      revealed, final)
+                                      revealed, final, rec.get("key_changes"))
         mine = ledger.dump(rebuilt)
         if mine != data:
             ours = ledger.load(mine, memo=False)

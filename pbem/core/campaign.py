@@ -11,6 +11,7 @@ symbolic link: a link in a campaign (``gm_backup -> gm``) can never carry a secr
 from __future__ import annotations
 
 import copy
+import hashlib
 import os
 import re
 import stat
@@ -28,11 +29,16 @@ from pbem import __version__
 from pbem.core import dice, shapes, sshsig
 from pbem.core.errors import CampaignError, Problem, ProblemsError
 from pbem.core.fsutil import atomic_write, fsync_dir
-from pbem.core.keys import AllowedSigners
+from pbem.core.keys import AllowedSigners, parse_public_key, public_key_line
 from pbem.core.orders import PLAYER_NAME
 from pbem.core.ruleset import Ruleset
 
-CAMPAIGN_FORMAT = "pbem-campaign/1"
+#: What ``pbem new`` writes (DESIGN.md section 8): every principal's key in ``[keys]``.
+CAMPAIGN_FORMAT = "pbem-campaign/2"
+#: Campaigns made before version 2: still opened, adjudicated and audited as they are.
+CAMPAIGN_FORMAT_V1 = "pbem-campaign/1"
+#: Each campaign format, its protocol version: orders and records follow the campaign's.
+CAMPAIGN_VERSIONS = {CAMPAIGN_FORMAT_V1: 1, CAMPAIGN_FORMAT: 2}
 CAMPAIGN_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 GM_PRINCIPAL = "gm"
 #: The NMR policy, a campaign option every game accepts (``--option nmr=...``): ``default``
@@ -63,6 +69,97 @@ class Campaign:
         default=None, init=False, repr=False, compare=False)
     _heads: tuple[bytes, bytes] | None = field(default=None, init=False, repr=False,
                                                compare=False)
+    #: Key changes found in the ledger so far: (records scanned, [(seq, changes)]).
+    _changes: tuple[int, list[tuple[int, list[dict[str, Any]]]]] = field(
+        default_factory=lambda: (0, []), init=False, repr=False, compare=False)
+    _signers_at: dict[tuple[tuple[str, bytes], ...], AllowedSigners] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+
+    @property
+    def version(self) -> int:
+        """The protocol version (1 or 2), from campaign.toml's format."""
+        return CAMPAIGN_VERSIONS[str(self.config["format"])]
+
+    @property
+    def hash(self) -> str:
+        """sha256 (hex) of campaign.toml's bytes: what a version 2 order's ``campaign_hash``
+        must be, so an order is bound to this campaign, not to an id another can choose."""
+        return hashlib.sha256(self.campaign_bytes).hexdigest()
+
+    @property
+    def envelope_hash(self) -> str | None:
+        """The ``campaign_hash`` this campaign's order forms carry (``None``: version 1)."""
+        return self.hash if self.version >= 2 else None
+
+    @property
+    def ledger_format(self) -> str:
+        from pbem.core import ledger
+
+        return ledger.LEDGER_FORMAT if self.version >= 2 else ledger.LEDGER_FORMAT_V1
+
+    def base_keys(self) -> dict[str, bytes]:
+        """Each principal's key when the campaign was made, gm first, then the players:
+        campaign.toml's signed ``[keys]`` (version 2), or allowed_signers (version 1, whose
+        campaign.toml names no key)."""
+        if self.version >= 2:
+            return {name: parse_public_key(self.config["keys"][name])
+                    for name in (GM_PRINCIPAL, *self.players)}
+        out = {}
+        for name, ns in ((GM_PRINCIPAL, sshsig.NAMESPACE_LEDGER),
+                         *((p, sshsig.NAMESPACE_ORDERS) for p in self.players)):
+            found = self.signers.keys_for(name, ns)
+            if found:
+                out[name] = found[0]
+        return out
+
+    def keys_at(self, seq: int) -> dict[str, bytes]:
+        """The keys valid for record ``seq`` (DESIGN.md section 8): ``[keys]`` with the
+        ``[[key_changes]]`` of records 1 .. seq-1 applied in order. Version 1 has none."""
+        keys = self.base_keys()
+        if self.version < 2:
+            return keys
+        for k, changes in self.key_changes(seq - 1):
+            for i, change in enumerate(changes):
+                apply_key_change(keys, change, f"ledger record {k} key_changes[{i}]")
+        return keys
+
+    def signers_at(self, seq: int) -> AllowedSigners:
+        """Who may sign for record ``seq``: the orders of its phase, and the record itself."""
+        if self.version < 2:
+            return self.signers
+        keys = self.keys_at(seq)
+        memo = tuple(keys.items())
+        found = self._signers_at.get(memo)
+        if found is None:
+            found = AllowedSigners.parse(signers_text(
+                keys[GM_PRINCIPAL], [(p, keys[p]) for p in self.players]).decode())
+            self._signers_at[memo] = found
+        return found
+
+    def key_changes(self, upto: int) -> list[tuple[int, list[dict[str, Any]]]]:
+        """The ``[[key_changes]]`` of records 1 .. ``upto``, as (seq, changes), shapes checked.
+
+        Records never change once written, so what was scanned is kept: a command reads
+        each record once for this, and only those that mention key_changes are parsed."""
+        from pbem.core import ledger
+
+        scanned, found = self._changes
+        k = scanned
+        while k < upto:
+            path = self.ledger_dir / ledger.record_name(k + 1)
+            try:
+                data = path.read_bytes()
+            except FileNotFoundError:
+                break
+            k += 1
+            if b"key_changes" in data:
+                rec = ledger.load(data, ledger.record_name(k))
+                shapes.check_record(rec, k)
+                if rec.get("key_changes"):
+                    found.append((k, rec["key_changes"]))
+        if k > scanned:
+            self._changes = (k, found)
+        return [(seq, changes) for seq, changes in found if seq <= upto]
 
     @property
     def id(self) -> str:
@@ -121,7 +218,11 @@ class Campaign:
     def save_settings(self, settings: dict[str, Any]) -> None:
         atomic_write(self.gm_dir / "settings.toml", tomli_w.dumps(settings).encode(), 0o600)
 
-    def gm_public_key(self) -> bytes:
+    def gm_public_key(self, seq: int = 0) -> bytes:
+        """The GM's key: the one that signed campaign.toml (``seq`` 0), or the one valid for
+        record ``seq``."""
+        if seq and self.version >= 2:
+            return self.keys_at(seq)[GM_PRINCIPAL]
         keys = self.signers.keys_for(GM_PRINCIPAL, sshsig.NAMESPACE_LEDGER)
         if len(keys) != 1:
             raise CampaignError("allowed_signers must hold exactly one key for principal 'gm'")
@@ -137,15 +238,46 @@ def open_campaign(root: Path, resolve: RulesetResolver, *, durable: bool = True)
         config = tomllib.loads(data.decode())
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise CampaignError(f"{path} is damaged: {exc}") from None
-    if config.get("format") != CAMPAIGN_FORMAT:
+    if config.get("format") not in CAMPAIGN_VERSIONS:
         raise CampaignError(f"{path}: format is {config.get('format')!r}, expected "
-                            f"{CAMPAIGN_FORMAT!r}")
+                            f"{CAMPAIGN_FORMAT!r} (or {CAMPAIGN_FORMAT_V1!r})")
     shapes.check_campaign(config, str(path))
-    signers_path = root / "allowed_signers"
-    if not signers_path.is_file():
-        raise CampaignError(f"{root} has no allowed_signers file")
-    signers = AllowedSigners.parse(signers_path.read_text())
+    if config["format"] == CAMPAIGN_FORMAT:
+        # Version 2: the signed campaign.toml says whose key is which; allowed_signers is
+        # derived from it (for ssh-keygen) and the audit requires it to match byte for byte.
+        keys = config["keys"]
+        signers = AllowedSigners.parse(signers_text(
+            parse_public_key(keys[GM_PRINCIPAL]),
+            [(p, parse_public_key(keys[p])) for p in config["players"]]).decode())
+    else:
+        signers_path = root / "allowed_signers"
+        if not signers_path.is_file():
+            raise CampaignError(f"{root} has no allowed_signers file")
+        signers = AllowedSigners.parse(signers_path.read_text())
     return Campaign(root, config, resolve(str(config["game"])), signers, data, durable)
+
+
+def apply_key_change(keys: dict[str, bytes], change: dict[str, Any], where: str) -> None:
+    """Apply one ``[[key_changes]]`` entry (shape already checked) to ``keys`` in place:
+    ``old`` must be the principal's key now, ``new`` no other principal's key."""
+    principal = change["principal"]
+    if principal not in keys:
+        raise CampaignError(f"{where}: {principal!r} is not a principal of this campaign")
+    old, new = parse_public_key(change["old"]), parse_public_key(change["new"])
+    if keys[principal] != old:
+        raise CampaignError(f"{where}: old is not {principal}'s key at that point "
+                            f"({sshsig.fingerprint(keys[principal])})")
+    for other, key in keys.items():
+        if key == new:
+            raise CampaignError(f"{where}: new is already {other}'s key; no two principals "
+                                "may share a key, and a change must change the key")
+    keys[principal] = new
+
+
+def key_text(public_key: bytes) -> str:
+    """A key as campaign.toml's ``[keys]`` and ``[[key_changes]]`` hold it:
+    ``ssh-ed25519 <base64>``, no comment."""
+    return public_key_line(public_key)
 
 
 def public_files(root: Path) -> list[str]:
@@ -239,8 +371,10 @@ def signers_text(gm_key: bytes, players: list[tuple[str, bytes]]) -> bytes:
 def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519PrivateKey,
            gm_key_path: str, players: Mapping[str, bytes], options: Mapping[str, str],
            chain_length: int = dice.DEFAULT_CHAIN_LENGTH,
-           heads: tuple[bytes, bytes] | None = None) -> None:
-    """Make a new campaign directory. ``heads`` fixes the secret chain heads (demos only).
+           heads: tuple[bytes, bytes] | None = None, version: int = 2) -> None:
+    """Make a new campaign directory. ``heads`` fixes the secret chain heads (demos only);
+    ``version`` 1 writes a campaign as pbem did before protocol version 2 (tests of the
+    campaigns that still exist: no command makes one).
 
     The directory is built beside ``root`` and renamed into place, so a failed ``pbem new``
     leaves nothing behind.
@@ -276,7 +410,7 @@ def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519Pri
     seed_head, sealed_head = heads or (secrets.token_bytes(32), secrets.token_bytes(32))
     names = sorted(players)
     config: dict[str, Any] = {
-        "format": CAMPAIGN_FORMAT,
+        "format": CAMPAIGN_FORMAT if version == 2 else CAMPAIGN_FORMAT_V1,
         "id": campaign_id,
         "game": ruleset.name,
         "rules_version": ruleset.rules_version,
@@ -288,8 +422,11 @@ def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519Pri
         "options": dict(sorted({**ruleset.resolved_options(game_options),
                                 **({NMR_OPTION: nmr} if nmr is not None else {})}.items())),
     }
-    campaign_bytes = tomli_w.dumps(config).encode()
     gm_pub = gm_key.public_key().public_bytes_raw()
+    if version == 2:
+        config["keys"] = {GM_PRINCIPAL: key_text(gm_pub),
+                          **{n: key_text(players[n]) for n in names}}
+    campaign_bytes = tomli_w.dumps(config).encode()
     signers_bytes = signers_text(gm_pub, [(n, players[n]) for n in names])
 
     root = root.absolute()

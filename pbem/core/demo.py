@@ -133,7 +133,7 @@ def _play(campaign: campaign_mod.Campaign, s: _Seeded,
                 orders = ruleset.bot_orders(ruleset.view(state, player), phase, player, bot)
             form = render_form(campaign.id, player, phase, orders_toml(orders),
                                s.hex(f"salt/{phase.id}/{player}"),
-                               s.hex(f"entropy/{phase.id}/{player}"))
+                               s.hex(f"entropy/{phase.id}/{player}"), campaign.envelope_hash)
             signed = sign_text(form, player_keys[player], fresh=None)
             result = engine.submit(campaign, signed.encode(), f"{player}.txt")
             if result.errors:

@@ -37,6 +37,7 @@ from pbem.core.errors import (
     ProblemsError,
 )
 from pbem.core.fsutil import CampaignLock, atomic_write, fsync_dirs, write_new
+from pbem.core.keys import AllowedSigners
 from pbem.core.orders import OrderFile
 from pbem.core.ruleset import (
     JOIN_PHASE,
@@ -202,8 +203,9 @@ def check_order_notes(campaign: Campaign, block: armor.Block, state: State | Non
     """:func:`check_order`, and the receipt's "checked again when it runs" lines of the
     accepted orders (:meth:`Ruleset.check`: one pass of the rules for both)."""
     order = orders_mod.parse(block, source)
-    orders_mod.check_signature(order, campaign.signers, source)
-    orders_mod.check_envelope(order, campaign.id, campaign.players, phase, source)
+    orders_mod.check_signature(order, signers_now(campaign), source)
+    orders_mod.check_envelope(order, campaign.id, campaign.players, phase, source,
+                              campaign_hash=campaign.envelope_hash)
     assert phase is not None
     later: list[Problem] = []
     if phase.id == JOIN_PHASE or state is None:
@@ -220,12 +222,21 @@ def check_order_public(campaign: Campaign, block: armor.Block, source: str) -> O
     and that the phase is the one the last ledger record opened. The rules need the state,
     which only the GM holds."""
     order = orders_mod.parse(block, source)
-    orders_mod.check_signature(order, campaign.signers, source)
+    orders_mod.check_signature(order, signers_now(campaign), source)
     h = head(campaign)
     open_id = h.record["next_phase"] if h.record else JOIN_PHASE
     spec = PhaseSpec(open_id, "public", (order.player,)) if open_id else None
-    orders_mod.check_envelope(order, campaign.id, campaign.players, spec, source)
+    orders_mod.check_envelope(order, campaign.id, campaign.players, spec, source,
+                              campaign_hash=campaign.envelope_hash)
     return order
+
+
+def signers_now(campaign: Campaign) -> AllowedSigners:
+    """Who may sign orders for the open phase: the keys valid for the next record (version
+    2 applies the ledger's key changes; version 1 has allowed_signers)."""
+    if campaign.version < 2:
+        return campaign.signers
+    return campaign.signers_at(ledger.count(campaign.ledger_dir) + 1)
 
 
 def submit(campaign: Campaign, data: bytes, source: str, *, received: str = "") -> SubmitResult:
@@ -380,10 +391,14 @@ def resolve_phase(campaign: Campaign, phase: PhaseSpec, state: State | None,
 
 def build_record(campaign: Campaign, seq: int, prev_hash: str, phase: PhaseSpec,
                  res: Resolution, accepted: Mapping[str, OrderFile], s_k: bytes, t_k: bytes,
-                 revealed: list[dict[str, Any]], final: dict[str, Any] | None) -> dict[str, Any]:
-    """The ledger record, fields in DESIGN.md order (``ledger.dump`` fixes the byte order)."""
+                 revealed: list[dict[str, Any]], final: dict[str, Any] | None,
+                 key_changes: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The ledger record, fields in DESIGN.md order (``ledger.dump`` fixes the byte order).
+
+    ``key_changes`` (version 2): the GM's key changes the record carries, which no rule
+    decides; the audit takes them from the published record."""
     record: dict[str, Any] = {
-        "format": ledger.LEDGER_FORMAT,
+        "format": campaign.ledger_format,
         "seq": seq,
         "prev": prev_hash,
         "phase": phase.id,
@@ -404,6 +419,8 @@ def build_record(campaign: Campaign, seq: int, prev_hash: str, phase: PhaseSpec,
     }
     if final is not None:
         record.update(final)
+    if key_changes:
+        record["key_changes"] = key_changes
     return record
 
 
@@ -508,8 +525,10 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     n = campaign.chain_length
     if seq > n:
         raise CampaignError(f"the seed chains hold {n} records and this would be record {seq}")
-    if key.public_key().public_bytes_raw() != campaign.gm_public_key():
-        raise CampaignError("the GM key given is not the key registered as 'gm' in allowed_signers")
+    if key.public_key().public_bytes_raw() != campaign.gm_public_key(seq):
+        raise CampaignError("the GM key given is not the key registered for 'gm' (campaign.toml "
+                            "[keys] and the ledger's key changes; allowed_signers in a version "
+                            "1 campaign)")
     s_k, t_k = dice.chain_value(s_head, n, seq), dice.chain_value(t_head, n, seq)
     h = head(campaign)
     res = resolve_phase(campaign, phase, state, accepted, s_k, t_k, h.mix)

@@ -8,7 +8,7 @@ from typing import Any
 import tomli_w
 
 from pbem.core.armor import BEGIN_ORDERS, END_ORDERS
-from pbem.core.orders import ORDERS_FORMAT
+from pbem.core.orders import ORDERS_FORMAT, ORDERS_FORMAT_V1
 from pbem.core.ruleset import PhaseSpec
 
 
@@ -19,8 +19,11 @@ def orders_toml(orders: dict[str, Any]) -> str:
 
 
 def render_form(campaign_id: str, player: str, phase: PhaseSpec, orders_text: str,
-                salt: str, entropy: str) -> str:
-    """The form text. Signed and sent back unchanged it means the phase's default orders."""
+                salt: str, entropy: str, campaign_hash: str | None = None) -> str:
+    """The form text. Signed and sent back unchanged it means the phase's default orders.
+
+    ``campaign_hash``: the campaign's (version 2, :attr:`Campaign.envelope_hash`); ``None``
+    writes a version 1 form, for a version 1 campaign."""
     title = f" ({phase.title})" if phase.title else ""
     sealed = (" Your orders are sealed: the others see only their commitment until the "
               "reveal.") if phase.sealed else ""
@@ -33,8 +36,13 @@ def render_form(campaign_id: str, player: str, phase: PhaseSpec, orders_text: st
         "\n".join(textwrap.wrap(intro, 78)) + "\n\n"
         f"{BEGIN_ORDERS}\n"
         "[envelope]\n"
-        f'format = "{ORDERS_FORMAT}"\n'
+        f'format = "{ORDERS_FORMAT if campaign_hash is not None else ORDERS_FORMAT_V1}"\n'
         f'campaign = "{campaign_id}"\n'
+        # A line-ending backslash in a TOML multi-line string joins the lines: the same
+        # 64-digit value, on lines that a phone or a mail client wrapping at 78 columns
+        # leaves alone.
+        + (f'campaign_hash = """\\\n{campaign_hash}"""\n' if campaign_hash is not None
+           else "") +
         f'player = "{player}"\n'
         f'phase = "{phase.id}"\n'
         f'salt = "{salt}"\n'

@@ -20,14 +20,18 @@ import tomli
 from pbem.core import toml_writer
 from pbem.core.errors import CampaignError
 
-LEDGER_FORMAT = "pbem-ledger/1"
+#: The records of a version 2 campaign (DESIGN.md section 8): version 1's fields, and
+#: ``[[key_changes]]`` where a key changes.
+LEDGER_FORMAT = "pbem-ledger/2"
+#: The records of a version 1 campaign, which keeps writing them.
+LEDGER_FORMAT_V1 = "pbem-ledger/1"
 
 #: Scalar fields, in the order they are written (DESIGN.md section 5, then our additions).
 SCALAR_FIELDS = ("format", "seq", "prev", "phase", "seed", "mix", "state_hash", "nmr",
                  "next_phase", "game_over", "sealed_head")
 #: Table fields, in the order they are written.
 TABLE_FIELDS = ("commitments", "entropy", "orders", "revealed", "draws", "sealed", "events",
-                "sealed_draws")
+                "sealed_draws", "key_changes")
 
 
 def record_name(seq: int) -> str:

@@ -21,10 +21,15 @@ from pbem.core.errors import EnvelopeError, OrderSyntaxError, Problem, Signature
 from pbem.core.keys import AllowedSigners
 from pbem.core.ruleset import PhaseSpec
 
-ORDERS_FORMAT = "pbem-orders/1"
+#: Order files of version 2 campaigns (DESIGN.md section 8): the envelope names the sha256
+#: of the campaign.toml they are for, so they are bound to one campaign, not to an id.
+ORDERS_FORMAT = "pbem-orders/2"
+#: Order files of version 1 campaigns, accepted in those only.
+ORDERS_FORMAT_V1 = "pbem-orders/1"
 PLAYER_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 HEX64 = re.compile(r"[0-9a-f]{64}")
-ENVELOPE_KEYS = ("format", "campaign", "player", "phase", "salt", "entropy")
+ENVELOPE_KEYS_V1 = ("format", "campaign", "player", "phase", "salt", "entropy")
+ENVELOPE_KEYS = ("format", "campaign", "campaign_hash", "player", "phase", "salt", "entropy")
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,8 @@ class Envelope:
     phase: str
     salt: str
     entropy: str
+    #: sha256 of the campaign.toml the file is for (version 2; "" in a version 1 file).
+    campaign_hash: str = ""
 
 
 @dataclass(frozen=True)
@@ -93,25 +100,26 @@ def parse(block: Block, source: str = "", *, check_text: bool = True) -> OrderFi
     if not isinstance(env, dict):
         problems.append(Problem("[envelope]", "missing", "keep the [envelope] table of the form"))
         raise OrderSyntaxError(problems, source)
+    expected = ENVELOPE_KEYS_V1 if env.get("format") == ORDERS_FORMAT_V1 else ENVELOPE_KEYS
     for key in env:
-        if key not in ENVELOPE_KEYS:
+        if key not in expected:
             problems.append(Problem(f"[envelope] {key}", "unknown key",
-                                    f"the envelope has only {', '.join(ENVELOPE_KEYS)}"))
+                                    f"the envelope has only {', '.join(expected)}"))
     values: dict[str, str] = {}
-    for key in ENVELOPE_KEYS:
+    for key in expected:
         value = env.get(key)
         if not isinstance(value, str):
             problems.append(Problem(f"[envelope] {key}", "missing or not a string",
                                     "keep the envelope the order form gave you"))
         else:
             values[key] = value
-    if "format" in values and values["format"] != ORDERS_FORMAT:
+    if "format" in values and values["format"] not in (ORDERS_FORMAT, ORDERS_FORMAT_V1):
         problems.append(Problem("[envelope] format", f"is {values['format']!r}",
                                 f'write format = "{ORDERS_FORMAT}"'))
     if "player" in values and not PLAYER_NAME.fullmatch(values["player"]):
         problems.append(Problem("[envelope] player", f"{values['player']!r} is not a player name",
                                 "player names are lower case, [a-z][a-z0-9_-]{0,31}"))
-    for key in ("salt", "entropy"):
+    for key in ("salt", "entropy", "campaign_hash"):
         if key in values and not HEX64.fullmatch(values[key]):
             problems.append(Problem(f"[envelope] {key}", "must be 64 lower-case hex digits",
                                     "use the value from a fresh order form (pbem form)"))
@@ -199,8 +207,12 @@ def check_signature(order: OrderFile, signers: AllowedSigners, source: str = "")
 
 
 def check_envelope(order: OrderFile, campaign_id: str, players: Iterable[str],
-                   phase: PhaseSpec | None, source: str = "") -> None:
-    """Replay protection: this campaign, a player of it, the open phase, a player who acts in it."""
+                   phase: PhaseSpec | None, source: str = "", *,
+                   campaign_hash: str | None = None) -> None:
+    """Replay protection: this campaign, a player of it, the open phase, a player who acts in it.
+
+    ``campaign_hash`` is the sha256 of the campaign's campaign.toml for a version 2 campaign,
+    whose orders must name it (``None``: a version 1 campaign, which takes version 1 files)."""
     env = order.envelope
     if env.campaign != campaign_id:
         raise EnvelopeError(Problem(
@@ -208,6 +220,20 @@ def check_envelope(order: OrderFile, campaign_id: str, players: Iterable[str],
             f"this file is for campaign {env.campaign!r}, not {campaign_id!r}",
             "orders for one campaign are never accepted in another; use this campaign's form"),
             source)
+    wanted = ORDERS_FORMAT if campaign_hash is not None else ORDERS_FORMAT_V1
+    if env.format != wanted:
+        raise EnvelopeError(Problem(
+            "[envelope] format",
+            f"this file is in format {env.format!r}; campaign {campaign_id!r} takes {wanted!r}",
+            "fill in a fresh order form of this campaign (pbem form, or your last report)"),
+            source)
+    if campaign_hash is not None and env.campaign_hash != campaign_hash:
+        raise EnvelopeError(Problem(
+            "[envelope] campaign_hash",
+            f"this file is for another campaign called {campaign_id!r} (campaign_hash "
+            f"{env.campaign_hash[:16]}…, this campaign's is {campaign_hash[:16]}…)",
+            "orders are bound to one campaign.toml: use the form of the campaign you are "
+            "playing in (your last report has it)"), source)
     if env.player not in set(players):
         raise EnvelopeError(Problem("[envelope] player",
                                     f"{env.player!r} is not a player of campaign {campaign_id!r}",

@@ -11,19 +11,59 @@ key, and checks, against the published files alone (DESIGN.md section 8, Receipt
 * for each phase the player sent orders for, the last file they sent for it is the
   commitment in that phase's record; a phase whose record lists them under ``nmr``, or a
   phase that is in no record although the ledger went past it, is a mismatch;
-* a phase still open is said to be waiting, not a mismatch.
+* a phase still open is said to be waiting, not a mismatch;
+* in a version 2 campaign, every file names this ``campaign.toml`` (its ``campaign_hash``);
+* every receipt (:func:`format_receipt`, printed by ``pbem submit`` and in every mail reply)
+  names this campaign.toml, and the ledger head it showed is in this copy's chain.
 
 Each mismatch is named. It reads the published files only: a player needs no GM secret.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pbem.core import armor, ledger, shapes, sshsig
 from pbem.core import orders as orders_mod
 from pbem.core.campaign import Campaign
 from pbem.core.errors import PbemError
+
+#: The first line of a receipt; the three lines after it give the commitment, the ledger
+#: head when the orders were accepted, and the sha256 of campaign.toml. Each line stays
+#: within 78 columns, so mail clients do not wrap it, and a quote marker (">") before it is
+#: allowed: a player may keep the receipt as the reply they got or quote it.
+RECEIPT_TAG = "pbem-receipt/2"
+_RECEIPT = re.compile(
+    r"^[> \t]*" + re.escape(RECEIPT_TAG) + r" (?P<player>[a-z][a-z0-9_-]{0,31}) "
+    r"(?P<phase>\S{1,64})[ \t]*\r?\n"
+    r"[> \t]*commitment (?P<commitment>[0-9a-f]{64})[ \t]*\r?\n"
+    r"[> \t]*head (?P<seq>[0-9]{1,7}) (?P<head>[0-9a-f]{64})[ \t]*\r?\n"
+    r"[> \t]*campaign (?P<campaign>[0-9a-f]{64})[ \t]*$", re.MULTILINE)
+
+
+def format_receipt(player: str, phase: str, commitment: str, head_seq: int, head_hash: str,
+                   campaign_hash: str) -> str:
+    """The receipt of one accepted order file, four lines (DESIGN.md section 8, Receipts):
+    what ``pbem receipts`` reads back from a saved reply or a ``pbem submit`` output."""
+    return (f"{RECEIPT_TAG} {player} {phase}\n commitment {commitment}\n"
+            f" head {head_seq} {head_hash}\n campaign {campaign_hash}\n")
+
+
+@dataclass(frozen=True)
+class Receipt:
+    player: str
+    phase: str
+    commitment: str
+    head_seq: int
+    head_hash: str
+    campaign_hash: str
+
+
+def parse_receipts(text: str) -> list[Receipt]:
+    """Every receipt in ``text``, in order (a whole reply or output is fine)."""
+    return [Receipt(m["player"], m["phase"], m["commitment"], int(m["seq"]), m["head"],
+                    m["campaign"]) for m in _RECEIPT.finditer(text)]
 
 
 @dataclass
@@ -45,26 +85,31 @@ def check(campaign: Campaign, player: str, key: bytes | None,
           files: list[tuple[str, str]]) -> Check:
     """Check ``campaign`` (a published copy is enough) for ``player``, whose public key is
     ``key`` (None: the published one is taken on trust, and the result says so), against
-    ``files`` (name, text), the signed order files in the order they were sent."""
+    ``files`` (name, text), the signed order files and receipts in the order they were sent."""
     out = Check()
-    published = campaign.signers.keys_for(player, sshsig.NAMESPACE_ORDERS)
     if player not in campaign.players:
         out.bad(f"{player!r} is not a player of campaign {campaign.id} (players: "
                 f"{', '.join(campaign.players)})")
         return out
+    where_keys = "campaign.toml [keys]" if campaign.version >= 2 else "allowed_signers"
+    if campaign.version >= 2:
+        current = campaign.keys_at(ledger.count(campaign.ledger_dir) + 1).get(player)
+        published = [current] if current is not None else []
+    else:
+        published = campaign.signers.keys_for(player, sshsig.NAMESPACE_ORDERS)
     if key is None:
         key_used = published[0] if len(published) == 1 else None
-        out.lines.append("note: no --key given: the key allowed_signers publishes for "
+        out.lines.append(f"note: no --key given: the key {where_keys} publishes for "
                          f"{player} is taken on trust; give yours to detect a swapped key")
     else:
         key_used = key
         if published != [key]:
             shown = ", ".join(sshsig.fingerprint(k) for k in published) or "none"
-            out.bad(f"allowed_signers gives {player} the key {shown}, not yours "
+            out.bad(f"{where_keys} gives {player} the key {shown}, not yours "
                     f"({sshsig.fingerprint(key)}): this copy is not the campaign you joined, "
                     "or the GM changed your key")
         else:
-            out.ok(f"allowed_signers gives {player} your key {sshsig.fingerprint(key)}")
+            out.ok(f"{where_keys} gives {player} your key {sshsig.fingerprint(key)}")
 
     last: dict[str, tuple[str, str]] = {}  # phase -> (commitment, where), the last one sent
     for name, text in files:
@@ -73,8 +118,12 @@ def check(campaign: Campaign, player: str, key: bytes | None,
         except PbemError as exc:
             out.bad(f"{name}: {exc}")
             continue
-        if not blocks:
-            out.bad(f"{name}: no order block found")
+        found = parse_receipts(text)
+        if not blocks and not found:
+            out.bad(f"{name}: no order block or receipt found")
+        for n, receipt in enumerate(found, start=1):
+            where = f"{name} (receipt {n})" if len(found) > 1 else f"{name} (receipt)"
+            _one_receipt(campaign, player, receipt, where, last, out)
         for block in blocks:
             where = f"{name} (block at line {block.line})" if len(blocks) > 1 else name
             _one_block(campaign, player, key_used, block, where, last, out)
@@ -119,6 +168,10 @@ def _one_block(campaign: Campaign, player: str, key: bytes | None, block: armor.
     if env.campaign != campaign.id:
         out.bad(f"{where}: made for campaign {env.campaign!r}, this is {campaign.id!r}")
         return
+    if campaign.version >= 2 and env.campaign_hash != campaign.hash:
+        out.bad(f"{where}: made for the campaign.toml with sha256 {env.campaign_hash or 'none'}"
+                f", this copy's is {campaign.hash}: a fork, or another campaign of that name")
+        return
     if block.signature is None:
         out.bad(f"{where}: not signed")
         return
@@ -130,6 +183,32 @@ def _one_block(campaign: Campaign, player: str, key: bytes | None, block: armor.
         out.bad(f"{where}: not signed by your key: {exc}")
         return
     last[env.phase] = (order.commitment, where)
+
+
+def _one_receipt(campaign: Campaign, player: str, receipt: Receipt, where: str,
+                 last: dict[str, tuple[str, str]], out: Check) -> None:
+    if receipt.player != player:
+        out.lines.append(f"skipped: {where} is {receipt.player}'s, not {player}'s")
+        return
+    if receipt.campaign_hash != campaign.hash:
+        out.bad(f"{where}: names the campaign.toml with sha256 {receipt.campaign_hash}, this "
+                f"copy's is {campaign.hash}: a fork, or another campaign")
+        return
+    seq, shown = receipt.head_seq, receipt.head_hash
+    if seq == 0:
+        actual: str | None = ledger.file_hash(campaign.campaign_bytes)
+    else:
+        path = campaign.ledger_dir / ledger.record_name(seq)
+        actual = ledger.file_hash(path.read_bytes()) if path.is_file() else None
+    if actual is None:
+        out.bad(f"{where}: you were shown ledger head {seq} {shown}, and this copy has no "
+                f"record {seq}: the ledger is cut short")
+    elif actual != shown:
+        out.bad(f"{where}: you were shown ledger head {seq} {shown}; record {seq} of this "
+                f"copy hashes to {actual}: the chain was rewritten (a fork)")
+    else:
+        out.ok(f"{where}: the ledger head you were shown ({seq}) is in this chain")
+    last[receipt.phase] = (receipt.commitment, where)
 
 
 def _phases(campaign: Campaign) -> tuple[dict[str, tuple[int, dict[str, str], list[str]]], str]:

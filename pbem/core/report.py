@@ -143,7 +143,7 @@ def context(campaign: Campaign, seq: int, player: str | None,
     form = ""
     if player is not None and nxt is not None and player in nxt.actors and seq == loaded.last:
         form = render_form(campaign.id, player, nxt, ruleset.order_form(view, nxt, player),
-                           fresh("salt"), fresh("entropy"))
+                           fresh("salt"), fresh("entropy"), campaign.envelope_hash)
     return {
         "campaign": campaign.id, "game_title": ruleset.title, "seq": seq, "player": player,
         "phase": record["phase"], "events": record.get("events", []), "private": private,

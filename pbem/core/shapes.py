@@ -33,6 +33,10 @@ _V1_SCALARS = {"format", "seq", "prev", "phase", "seed", "mix", "state_hash", "n
                "next_phase"}
 _V1_TABLES = {"commitments", "entropy", "orders", "revealed", "draws", "sealed", "events"}
 _V1_FINAL = {"game_over", "sealed_head", "sealed_draws"}
+#: Version 2 records may add ``[[key_changes]]`` (DESIGN.md section 8).
+_V2_OPTIONAL = {"key_changes"}
+#: A key as campaign.toml's [keys] and [[key_changes]] hold it: type and base64, no comment.
+KEY = re.compile(r"ssh-ed25519 [A-Za-z0-9+/]{1,200}={0,2}")
 
 
 class _Fail(Exception):
@@ -105,8 +109,9 @@ def _draw(d: Any, where: str, with_seq: bool) -> None:
 
 def check_record(rec: Any, seq: int) -> None:
     """Raise :class:`AuditError` (record ``seq``, the field) unless ``rec`` has the shape of
-    a ``pbem-ledger/1`` record: every field of docs/protocol.md section 6 with its type, the
-    three final-record fields together or not at all, nothing else."""
+    a ``pbem-ledger/1`` or ``pbem-ledger/2`` record (by its ``format``): every field of
+    docs/protocol.md section 6 with its type, the three final-record fields together or not
+    at all, version 2's optional ``[[key_changes]]``, nothing else."""
     try:
         _check_record(rec)
     except _Fail as exc:
@@ -114,13 +119,29 @@ def check_record(rec: Any, seq: int) -> None:
 
 
 def _check_record(rec: Any) -> None:
+    from pbem.core.ledger import LEDGER_FORMAT, LEDGER_FORMAT_V1
+
     rec = _table(rec, "record")
+    fmt = rec.get("format")
+    if fmt not in (LEDGER_FORMAT, LEDGER_FORMAT_V1):
+        raise _Fail("format", f"must be {LEDGER_FORMAT!r} or {LEDGER_FORMAT_V1!r}, is "
+                    f"{excerpt(fmt)}")
     missing = sorted((_V1_SCALARS | _V1_TABLES) - set(rec))
     if missing:
         raise _Fail(missing[0], "is missing")
-    unknown = sorted(set(rec) - _V1_SCALARS - _V1_TABLES - _V1_FINAL)
+    optional = _V2_OPTIONAL if fmt == LEDGER_FORMAT else set()
+    unknown = sorted(set(rec) - _V1_SCALARS - _V1_TABLES - _V1_FINAL - optional)
     if unknown:
-        raise _Fail(unknown[0], "is not a field of a pbem-ledger/1 record")
+        raise _Fail(unknown[0], f"is not a field of a {fmt} record")
+    for i, change in enumerate(_list(rec.get("key_changes", []), "key_changes")):
+        where = f"key_changes[{i}]"
+        _table(change, where, {"principal", "old", "new", "reason"})
+        _str(change["principal"], f"{where}.principal", NAME, "gm or a player name")
+        for key in ("old", "new"):
+            _str(change[key], f"{where}.{key}", KEY, "a key 'ssh-ed25519 <base64>'")
+        reason = _str(change["reason"], f"{where}.reason")
+        if len(reason) > 1000:
+            raise _Fail(f"{where}.reason", "is longer than 1000 characters")
     final = _V1_FINAL & set(rec)
     if final and final != _V1_FINAL:
         raise _Fail(sorted(_V1_FINAL - final)[0], "is missing (the final record has "
@@ -202,3 +223,23 @@ def _check_campaign(config: Any) -> None:
     options = _table(config.get("options", {}), "options")
     for key, value in options.items():
         _str(value, f"options.{key}")
+    from pbem.core.campaign import CAMPAIGN_FORMAT, GM_PRINCIPAL
+
+    if config["format"] == CAMPAIGN_FORMAT:
+        # Version 2: every principal's key, gm and each player, and nothing else.
+        keys = _table(config.get("keys"), "keys", {GM_PRINCIPAL, *players})
+        from pbem.core.keys import parse_public_key
+
+        seen: dict[bytes, str] = {}
+        for name in (GM_PRINCIPAL, *players):
+            text = _str(keys[name], f"keys.{name}", KEY, "a key 'ssh-ed25519 <base64>'")
+            try:
+                raw = parse_public_key(text)
+            except Exception as exc:  # a KeyFileError naming what is wrong with it
+                raise _Fail(f"keys.{name}", f"is not an ed25519 public key: {exc}") from None
+            if raw in seen:
+                raise _Fail(f"keys.{name}", f"is {seen[raw]}'s key too; no two principals "
+                            "may share a key")
+            seen[raw] = name
+    elif "keys" in config:
+        raise _Fail("keys", f"is not a field of {config['format']}")
