@@ -26,6 +26,10 @@ from pbem.core.ruleset import JOIN_PHASE, Ruleset
 from pbem.core.signing import sign_text
 from tests import budget  # noqa: F401  (the property tests' example counts)
 
+# Every test checks that no submit check, view, bot or report changes the state the engine
+# shares with them instead of copying it (engine.load_state(shared=True)).
+engine.CHECK_SHARED = True
+
 PLAYERS = ("alice", "bob", "carol")
 
 

@@ -535,3 +535,21 @@ def test_issue12_receipt_and_verify_say_what_is_checked_again(
     assert receipt.notes == ("[orders] pledge: waits on the pledges before it",)
     refused = t.submit(t.signed("bob", {"pledge": 99}))
     assert refused.errors and not refused.receipts
+
+
+def test_a_caller_that_changes_a_shared_state_is_caught(table: Table) -> None:
+    """load_state(shared=True) hands out the engine's own copy for reading; the test suite's
+    check (engine.CHECK_SHARED, set in conftest) catches a caller that writes into it."""
+    table.play_phases(1)
+    seq, state, _ = engine.open_phase(table.campaign, shared=True)
+    assert state is not None
+    again = engine.load_state(table.campaign, seq, shared=True)
+    assert again is state  # no copy
+    fresh = engine.load_state(table.campaign, seq)
+    assert fresh == state and fresh is not state
+    fresh["round"] = 99  # a fresh copy is the caller's own
+    assert engine.load_state(table.campaign, seq, shared=True)["round"] != 99
+    state["round"] = 99
+    with pytest.raises(AssertionError, match="changed the shared state of record"):
+        engine.load_state(table.campaign, seq)
+    engine._states.clear()  # the test's own damage, not the campaign's

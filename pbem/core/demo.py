@@ -121,7 +121,7 @@ def _play(campaign: campaign_mod.Campaign, s: _Seeded,
         _write_reports(c, k, s)
 
     while True:
-        _seq, state, phase = engine.open_phase(campaign)
+        _seq, state, phase = engine.open_phase(campaign, shared=True)  # the bots read it
         if phase is None:
             return
         for player in phase.actors:

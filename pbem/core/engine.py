@@ -60,13 +60,15 @@ def pending_dir(campaign: Campaign, phase_id: str) -> Path:
     return campaign.gm_dir / "pending" / phase_id
 
 
-def load_state(campaign: Campaign, seq: int) -> State | None:
-    """The GM's state after record ``seq``: a fresh object the caller may change.
+def load_state(campaign: Campaign, seq: int, *, shared: bool = False) -> State | None:
+    """The GM's state after record ``seq``: a fresh object the caller may change, or with
+    ``shared`` the one kept in memory, which the caller must not change (submit checks,
+    views and reports only read it: no copy at every submission and report).
 
     One command reads the same state many times (every submission, the adjudication, each
-    report). The parsed state is kept in memory in marshal form, which gives a fresh copy
-    several times faster than parsing the JSON again, for as long as the file is unchanged
-    (same inode, size and modification time)."""
+    report). The parsed state is kept in memory, with its marshal form, which gives a fresh
+    copy several times faster than parsing the JSON again, for as long as the file is
+    unchanged (same inode, size and modification time)."""
     if seq == 0:
         return None
     path = record_dir(campaign, seq) / "state.json"
@@ -77,22 +79,36 @@ def load_state(campaign: Campaign, seq: int) -> State | None:
                             "incomplete") from None
     stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
     known = _states.get(path)
-    if known is not None and known[0] == stamp:
-        state: State = marshal.loads(known[1])
-        return state
-    state = canonical.parse(path.read_bytes())
-    _remember_state(path, stamp, state)
+    if known is None or known[0] != stamp:
+        known = _remember_state(path, stamp, canonical.parse(path.read_bytes()))
+    if CHECK_SHARED and path in _lent:
+        _lent.discard(path)
+        if marshal.loads(known[1]) != known[2]:
+            raise AssertionError(f"a caller changed the shared state of record {seq}")
+    if shared:
+        if CHECK_SHARED:
+            _lent.add(path)
+        return known[2]
+    state: State = marshal.loads(known[1])
     return state
 
 
-#: state.json path -> (inode, size, mtime) and the marshalled state, a few records' worth.
-_states: dict[Path, tuple[tuple[int, int, int], bytes]] = {}
+#: state.json path -> (inode, size, mtime), the marshalled state and the parsed state that
+#: ``load_state(shared=True)`` hands out; a few records' worth.
+_states: dict[Path, tuple[tuple[int, int, int], bytes, State]] = {}
+#: The test suite sets this: every load_state then checks that no caller changed a shared
+#: state (a submit check or a view that wrote into it would corrupt the next records).
+CHECK_SHARED = False
+#: With CHECK_SHARED: the states handed out shared since they were last checked.
+_lent: set[Path] = set()
 
 
-def _remember_state(path: Path, stamp: tuple[int, int, int], state: State) -> None:
+def _remember_state(path: Path, stamp: tuple[int, int, int], state: State
+                    ) -> tuple[tuple[int, int, int], bytes, State]:
     if len(_states) >= 8:
         del _states[next(iter(_states))]
-    _states[path] = (stamp, marshal.dumps(state))
+    _states[path] = known = (stamp, marshal.dumps(state), state)
+    return known
 
 
 def load_private(campaign: Campaign, seq: int) -> dict[str, Any]:
@@ -153,12 +169,14 @@ def head(campaign: Campaign) -> Head:
 _heads: dict[Path, tuple[bytes, Head]] = {}
 
 
-def open_phase(campaign: Campaign) -> tuple[int, State | None, PhaseSpec | None]:
-    """The number of records, the current state and the phase now open (``None``: game over)."""
+def open_phase(campaign: Campaign, *, shared: bool = False
+               ) -> tuple[int, State | None, PhaseSpec | None]:
+    """The number of records, the current state and the phase now open (``None``: game
+    over). ``shared``: the state is read only (see :func:`load_state`)."""
     seq = ledger.count(campaign.ledger_dir)
     if seq == 0:
         return 0, None, campaign.ruleset.join_phase(campaign.players)
-    state = load_state(campaign, seq)
+    state = load_state(campaign, seq, shared=shared)
     assert state is not None
     return seq, state, campaign.ruleset.next_phase(state)
 
@@ -278,7 +296,7 @@ def _submit_locked(campaign: Campaign, data: bytes, source: str, result: SubmitR
                                                 "include the lines from " + armor.BEGIN_ORDERS +
                                                 " to " + armor.END_SIGNATURE), source))
         return
-    _, state, phase = open_phase(campaign)
+    _, state, phase = open_phase(campaign, shared=True)  # the checks only read it
     for block in blocks:
         where = f"{source} (block at line {block.line})" if len(blocks) > 1 else source
         try:

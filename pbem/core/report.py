@@ -117,7 +117,7 @@ def load(campaign: Campaign, seq: int, *, as_latest: bool = False) -> Loaded:
     data = (campaign.ledger_dir / ledger.record_name(seq)).read_bytes()
     record = ledger.load(data)
     record["_hash"] = ledger.file_hash(data)
-    state = engine.load_state(campaign, seq)
+    state = engine.load_state(campaign, seq, shared=True)  # views and reports only read it
     if state is None:
         raise CampaignError(f"no state for record {seq}")
     nxt = campaign.ruleset.next_phase(state)
