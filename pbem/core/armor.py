@@ -83,6 +83,11 @@ class Block:
     signature: str | None
     line: int
     repair: str = field(default="", compare=False)
+    #: The parsed signature, when :func:`extract` already verified it over ``body`` under its
+    #: own key in namespace pbem-orders (the common case costs one verification, not two:
+    #: :func:`pbem.core.orders.check_signature` then only checks whose key it is). A Block
+    #: made any other way has none and is verified in full.
+    verified: sshsig.Signature | None = field(default=None, compare=False, repr=False)
 
     @property
     def body_bytes(self) -> bytes:
@@ -164,7 +169,7 @@ def extract(text: str, source: str = "") -> list[Block]:
         if isinstance(recovered, Problem):
             problems.append(recovered)
             continue
-        blocks.append(Block(recovered[0], signature, start + 1, recovered[1]))
+        blocks.append(Block(recovered[0], signature, start + 1, recovered[1], recovered[2]))
     if problems:
         raise ArmorError(problems, source)
     return blocks
@@ -226,11 +231,13 @@ def _indent(line: str) -> str:
 
 
 def _recover(body: str, begin_indent: str, end_indent: str, signature: str | None,
-             line: int, width: int) -> tuple[str, str] | Problem:
-    """The body to keep for a block, with what was repaired; or why the block is damaged.
-    ``width``: the longest line as received (trailing blanks included), for messages."""
+             line: int, width: int
+             ) -> tuple[str, str, sshsig.Signature | None] | Problem:
+    """The body to keep for a block, with what was repaired and the parsed signature if it
+    verified over that body; or why the block is damaged. ``width``: the longest line as
+    received (trailing blanks included), for messages."""
     if len(body) > _MAX_REPAIR_BODY:
-        return body, ""
+        return body, "", None
     lines = body.split("\n")[:-1]
     dedented = _dedent(lines, begin_indent, end_indent)
     base = dedented if dedented is not None else lines
@@ -241,9 +248,11 @@ def _recover(body: str, begin_indent: str, end_indent: str, signature: str | Non
         try:
             sig = sshsig.parse_armor(signature)
         except SignatureError:
-            return body, ""  # the caller reports the damaged signature
-        if sig.namespace != sshsig.NAMESPACE_ORDERS or _verifies(body, sig):
-            return body, ""
+            return body, "", None  # the caller reports the damaged signature
+        if sig.namespace != sshsig.NAMESPACE_ORDERS:
+            return body, "", None
+        if _verifies(body, sig):
+            return body, "", sig
     wrapped, broken_at = _unwrapped_cached(tuple(base))
     where = f"order block at line {line}"
     wrap_msg = (f"your mail client wrapped a long line (at about {width} characters): line "
@@ -252,13 +261,13 @@ def _recover(body: str, begin_indent: str, end_indent: str, signature: str | Non
     if sig is None:
         if wrapped:
             return Problem(where, wrap_msg, _WRAP_HINT)
-        return body, ""
+        return body, "", None
     blanks, spaces = _blanks_dropped(base), _spaces_collapsed(base)
     if dedented is None and not wrapped and not blanks and not spaces:
-        return body, ""
+        return body, "", None
     for candidate, repair in candidates(body, begin_indent, end_indent):
         if _verifies(candidate, sig):
-            return candidate, repair
+            return candidate, repair, sig
     findings: list[tuple[str, str]] = []
     if wrapped:
         findings.append((wrap_msg, _WRAP_HINT))
@@ -273,7 +282,7 @@ def _recover(body: str, begin_indent: str, end_indent: str, signature: str | Non
     if not findings:
         # Only indented, and the signature does not match without the indentation either:
         # the text changed in another way; the signature check says so.
-        return body, ""
+        return body, "", None
     if dedented is not None:
         findings.append((f"every line of the block, the marker lines too, is indented by "
                          f"{begin_indent!r}", _INDENT_HINT))
