@@ -70,8 +70,26 @@ class Board:
 
 
 def sheet(state: State, player: str, turn: int | None = None) -> logsheet.LogSheet:
+    """``player``'s Log Sheet line of ``turn`` (default: this turn), read from the state.
+
+    A line is written once a Turn and read thousands of times (every Monster total, every
+    move's review): the parsed line is kept by its marshal bytes, which name its content
+    exactly (the same bytes, the same line), so a line changed in the state is parsed anew.
+    A LogSheet is frozen and no caller changes its tables."""
     data = state["logsheets"][player].get(str(turn or state["turn"]))
-    return logsheet.LogSheet.from_dict(data) if data else logsheet.LogSheet()
+    if not data:
+        return logsheet.LogSheet()
+    key = marshal.dumps(data)
+    found = _SHEETS.get(key)
+    if found is None:
+        if len(_SHEETS) >= 4096:
+            _SHEETS.clear()
+        found = _SHEETS[key] = logsheet.LogSheet.from_dict(data)
+    return found
+
+
+#: Parsed Log Sheet lines by the marshal bytes of their state data (see :func:`sheet`).
+_SHEETS: dict[bytes, logsheet.LogSheet] = {}
 
 
 def hero_points(state: State, hero: int) -> dict[str, int]:
