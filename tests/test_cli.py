@@ -239,7 +239,7 @@ def test_player_named_gm_is_refused(tmp_path: Path) -> None:
 def test_demo_plays_and_audits_a_whole_campaign(tmp_path: Path) -> None:
     out = pbem("demo", "conformance", "--players", "4", "--seed", "7", "--dir", "d",
                cwd=tmp_path).stdout
-    assert "audit passed" in out and "score:" in out
+    assert "audit passed" in out and "standings:" in out
     again = pbem("demo", "conformance", "--players", "4", "--seed", "7", "--dir", "e",
                  cwd=tmp_path).stdout
     assert again.replace(" e/", " d/") == out
@@ -269,3 +269,29 @@ def test_a_command_built_alone_reads_as_in_the_whole_group(
     alone = app_mod._app_for(args)
     assert alone is not app_mod.app and len(alone.registered_commands) == 1
     assert run(alone) == run(app_mod.app)
+
+
+def test_14_demo_prints_a_line_per_turn_the_standings_and_next_commands_that_run(
+        tmp_path: Path) -> None:
+    """Issue 14, the demo and first steps: progress by turn with the phases' names, the final
+    standings as a table, and the next commands with the real paths, each of which works."""
+    out = pbem("demo", "conformance", "--players", "3", "--seed", "7", "--dir", "d",
+               "--jobs", "1", cwd=tmp_path).stdout
+    lines = out.splitlines()
+    assert "record 000002 adjudicated" not in out
+    assert "  t00  join  (record 1)" in lines
+    assert any(line.startswith("  r01  pledge, forecast, voyage") for line in lines), out
+    table = lines[lines.index("standings:") + 1:lines.index("standings:") + 4]
+    assert [line.split()[1] for line in table] == sorted(
+        (line.split()[1] for line in table),
+        key=lambda p: -int(next(x.split()[2] for x in table if x.split()[1] == p)))
+    commands = [line.strip() for line in lines if line.startswith("  pbem ")]
+    assert [c.split()[1] for c in commands] == ["report", "site", "audit"]
+    assert all(len(line) <= 78 for line in lines if not line.startswith("  pbem ")
+               and "d/campaign" not in line and "d/keys" not in line), out
+    for command in commands:
+        args = command.split()[1:]
+        assert "d/campaign" in command  # the real paths of this demo, as given
+        done = pbem(*args, cwd=tmp_path)
+        assert done.returncode == 0, (command, done.stderr)
+    assert (tmp_path / "d" / "site" / "index.html").is_file()

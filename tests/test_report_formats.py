@@ -323,7 +323,14 @@ def test_formats_show_the_events_dice_and_commitments_of_the_record(
                     assert got == want_here, where
                 else:  # the one line saying that nothing public happened
                     assert len(got) == 1 and re.search(r"nothing public|no public", got[0]), where
-                assert draws_of(fmt, text) == want_draws, where
+                if len(want_draws) <= report.MAX_LISTED_DRAWS:
+                    assert draws_of(fmt, text) == want_draws, where
+                else:  # listed by kind, one line each (issue 14); the site lists every one
+                    assert draws_of(fmt, text) == [], where
+                    flat = " ".join(plain(fmt, text).split())
+                    summary = report.dice_listing(record["draws"])["dice_summary"]
+                    assert all(" ".join(line.split()) in flat for line in summary), where
+                    assert f"{len(want_draws)} draws in all, by kind" in flat, where
                 assert commitments_of(fmt, text) == want_commitments, where
                 if who:
                     shown = plain(fmt, text)
@@ -522,3 +529,23 @@ def test_the_html_report_on_a_phone_in_chromium(played: dict[str, Played], copie
         tab.screenshot(path=str(tmp_path / "phone.png"), full_page=False)
     finally:
         context.close()
+
+
+def test_14_many_draws_are_listed_by_kind_one_line_each() -> None:
+    """The first Mythology record draws some 160 times for the setup: a report lists them by
+    kind (the label without its last part), with the values of short runs."""
+    draws = ([{"i": i, "label": f"setup/gods/{9 - i}", "n": 10 - i, "value": 1}
+              for i in range(9)]
+             + [{"i": 9 + i, "label": f"combat/12/{c}", "n": 6, "value": v}
+                for i, (c, v) in enumerate([("red", 5), ("white", 2)])]
+             + [{"i": 11 + i, "label": f"setup/prize/p{i}", "n": 100, "value": 7}
+                for i in range(10)])
+    listing = report.dice_listing(draws)
+    assert listing["draws"] == [] and listing["draw_count"] == 21
+    assert listing["dice_summary"] == [
+        "setup/gods, 9 draws (#0-#8)",
+        "combat/12, 2 draws (#9-#10): 5, 2",
+        "setup/prize, 10 draws (#11-#20)"]
+    few = draws[:report.MAX_LISTED_DRAWS]
+    assert report.dice_listing(few) == {"draws": few, "dice_summary": [],
+                                        "draw_count": len(few)}

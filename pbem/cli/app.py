@@ -555,6 +555,7 @@ def demo(game: str,
     """Play a whole campaign with bot players through sign/submit/adjudicate, then audit it."""
     import os
     import tempfile
+    import textwrap
 
     from pbem import games as registry
     from pbem.core import demo as demo_mod
@@ -572,10 +573,23 @@ def demo(game: str,
     result = demo_mod.run(ruleset, root, players=players, seed=seed, options=options,
                           resolve=registry.get, say=typer.echo,
                           jobs=jobs or os.cpu_count() or 1)
-    if result.result:
-        for k, v in result.result.items():
-            typer.echo(f"{k}: {v}")
-    typer.echo(f"files: {result.campaign_dir} (keys in {root / 'keys'})")
+    for line in demo_mod.standings(result.result):
+        typer.echo(line)
+    where = result.campaign_dir
+    first = demo_mod.NAMES[0]
+    typer.echo(f"campaign: {where}")
+    typer.echo(f"keys: {root / 'keys'} (the GM's and each player's)")
+    typer.echo("next, with this demo's files:")
+    for command, what in (
+            (f"pbem report {where} --player {first}",
+             f"{first}'s report of the last record, as mailed (--format html: the page with "
+             "the board; --seq N: an earlier record)"),
+            (f"pbem site {where} {root / 'site'}",
+             "the public web site: an index, every record with its gazette and board"),
+            (f"pbem audit {where}", "check every signature, die and phase again")):
+        typer.echo(f"  {command}")
+        typer.echo(textwrap.fill(what, 78, initial_indent="      ",
+                                 subsequent_indent="      "))
 
 
 def _check_demo_options(ruleset: Ruleset, options: dict[str, str], counts: list[int]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import textwrap
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -21,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.core import audit as audit_mod
 from pbem.core import campaign as campaign_mod
-from pbem.core import engine, keys, report, workers
+from pbem.core import engine, keys, ledger, report, workers
 from pbem.core.dice import Stream
 from pbem.core.errors import CampaignError, PbemError
 from pbem.core.forms import orders_toml, render_form
@@ -87,7 +88,9 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
         options=options, heads=(s.bytes("chain/s"), s.bytes("chain/t")))
     # A demo is throwaway: no fsync (writes stay atomic). A real campaign is durable.
     campaign = campaign_mod.open_campaign(cdir, resolve, durable=False)
-    say(f"campaign {campaign.id}: {ruleset.title}, players {', '.join(names)}")
+    for line in textwrap.wrap(f"campaign {campaign.id}: {ruleset.title}, players "
+                              f"{', '.join(names)}", 78, subsequent_indent="  "):
+        say(line)
 
     # Reports: each record's, as its players would have had them then. With more than one
     # job they are rendered on other cores while the game goes on (same bytes).
@@ -116,6 +119,7 @@ def _play(campaign: campaign_mod.Campaign, s: _Seeded,
     """Every phase until the game is over: the bots' forms signed and submitted, then the
     phase adjudicated and its records' reports written (or handed to the workers)."""
     ruleset = campaign.ruleset
+    progress = Progress(say)
 
     def write(c: campaign_mod.Campaign, k: int) -> None:
         _write_reports(c, k, s)
@@ -123,6 +127,7 @@ def _play(campaign: campaign_mod.Campaign, s: _Seeded,
     while True:
         _seq, state, phase = engine.open_phase(campaign, shared=True)  # the bots read it
         if phase is None:
+            progress.flush()
             return
         for player in phase.actors:
             bot = s.stream(f"bot/{phase.id}/{player}")
@@ -149,7 +154,75 @@ def _play(campaign: campaign_mod.Campaign, s: _Seeded,
             spent[0] += time.perf_counter() - started
             spent[1] += 1
         for k in written:
-            say(f"record {k:06d} adjudicated")
+            progress.record(k, phase.id if k == written[0] else _phase_of(campaign, k))
+
+
+def _phase_of(campaign: campaign_mod.Campaign, seq: int) -> str:
+    """The phase record ``seq`` adjudicated (an automatic phase after the one ordered)."""
+    data = (campaign.ledger_dir / ledger.record_name(seq)).read_bytes()
+    return str(ledger.load(data)["phase"])
+
+
+class Progress:
+    """One line per turn of the game as it is adjudicated: the turn (the part of the phase
+    ids before the first dot: ``t03``, ``c02``, ``r01``), its phases in order, a phase taken
+    by several players or gods in a row counted once (``move x6``), and its records."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        self.say = say
+        self.turn: str | None = None
+        self.kinds: list[list[Any]] = []  # [kind, count]
+        self.first = self.last = 0
+
+    def record(self, seq: int, phase_id: str) -> None:
+        turn, _, rest = phase_id.partition(".")
+        kind = rest.partition(".")[0] or turn
+        if turn != self.turn:
+            self.flush()
+            self.turn, self.first = turn, seq
+        if self.kinds and self.kinds[-1][0] == kind:
+            self.kinds[-1][1] += 1
+        else:
+            self.kinds.append([kind, 1])
+        self.last = seq
+
+    def flush(self) -> None:
+        if self.turn is None:
+            return
+        phases = ", ".join(kind if n == 1 else f"{kind} x{n}" for kind, n in self.kinds)
+        span = (f"record {self.first}" if self.first == self.last
+                else f"records {self.first}-{self.last}")
+        self.say(f"{self.turn:>5}  {phases}  ({span})")
+        self.turn, self.kinds = None, []
+
+
+def standings(result: dict[str, Any]) -> list[str]:
+    """The final result as lines for a terminal: each fact (winners, why), then the score as
+    a table, best first (ties share a rank)."""
+    lines = []
+    score = result.get("score")
+    first = [k for k in ("winners", "why") if k in result]
+    for key in [*first, *(k for k in result if k not in first)]:
+        value = result[key]
+        if key == "score" or value in ("", [], {}, None) or value == score:
+            continue
+        if isinstance(value, dict):
+            shown = ", ".join(f"{k} {v}" for k, v in value.items())
+        elif isinstance(value, list):
+            shown = ", ".join(map(str, value))
+        else:
+            shown = str(value)
+        lines.append(f"{key}: {shown}")
+    if isinstance(score, dict) and score:
+        lines.append("standings:")
+        ordered = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))
+        width = max(len(p) for p in score)
+        rank = 0
+        for i, (player, points) in enumerate(ordered, start=1):
+            if i == 1 or points != ordered[i - 2][1]:
+                rank = i
+            lines.append(f"  {rank:>2}. {player:<{width}}  {points:>4}")
+    return lines
 
 
 def _write_reports(c: campaign_mod.Campaign, k: int, s: _Seeded) -> None:

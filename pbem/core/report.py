@@ -147,7 +147,8 @@ def context(campaign: Campaign, seq: int, player: str | None,
     return {
         "campaign": campaign.id, "game_title": ruleset.title, "seq": seq, "player": player,
         "phase": record["phase"], "events": record.get("events", []), "private": private,
-        "draws": record.get("draws", []), "sealed_count": record.get("sealed", {}).get("count", 0),
+        **dice_listing(record.get("draws", [])),
+        "sealed_count": record.get("sealed", {}).get("count", 0),
         "commitments": record.get("commitments", {}), "nmr": record.get("nmr", []),
         "own_commitment": record.get("commitments", {}).get(player or "", ""),
         "record_hash": record["_hash"],
@@ -156,6 +157,38 @@ def context(campaign: Campaign, seq: int, player: str | None,
         "next_phase": nxt, "deadline": loaded.deadline, "form": form,
         "result": ruleset.result(state),
     }
+
+
+#: A record with more public draws than this lists them by kind, one line each (the first
+#: Mythology record has some 160 setup draws); the ledger, ``pbem audit --explain`` and the
+#: site's record page list every one.
+MAX_LISTED_DRAWS = 16
+
+
+def dice_listing(draws: list[dict[str, Any]]) -> dict[str, Any]:
+    """``draws`` (each listed) and ``dice_summary`` (one line per kind of draw) for a report.
+
+    Up to :data:`MAX_LISTED_DRAWS` draws are listed one by one and the summary is empty.
+    Beyond, no draw is listed and each run of draws of one kind (the label without its last
+    part: ``setup/gods/9`` is of kind ``setup/gods``) is one line: how many, their numbers,
+    and their values when there are at most eight."""
+    if len(draws) <= MAX_LISTED_DRAWS:
+        return {"draws": draws, "dice_summary": [], "draw_count": len(draws)}
+    runs: list[list[Any]] = []
+    for d in draws:
+        label = str(d.get("label", ""))
+        kind = label.rsplit("/", 1)[0] if "/" in label else label
+        if runs and runs[-1][0] == kind:
+            runs[-1][1].append(d)
+        else:
+            runs.append([kind, [d]])
+    lines = []
+    for kind, run in runs:
+        span = f"#{run[0]['i']}" if len(run) == 1 else f"#{run[0]['i']}-#{run[-1]['i']}"
+        values = (": " + ", ".join(str(d["value"]) for d in run)) if len(run) <= 8 else ""
+        count = "1 draw" if len(run) == 1 else f"{len(run)} draws"
+        lines.append(f"{kind}, {count} ({span}){values}")
+    return {"draws": [], "dice_summary": lines, "draw_count": len(draws)}
 
 
 def _position(view: dict[str, Any]) -> list[str]:
