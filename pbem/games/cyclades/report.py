@@ -76,7 +76,42 @@ def public(c: Components, view: Mapping[str, Any]) -> dict[str, Any]:
     return {"territories": terr, "seas": seas, "figures": figures, "track": track,
             "slots": slots, "holdings": holdings,
             "auction": bidding.transcript(auction.get("events", [])),
-            "hades": view["hades"], "cycle": view["cycle"]}
+            "hades": view["hades"], "cycle": view["cycle"],
+            "map": map_lines(board, view)}
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def map_lines(board: Any, view: Mapping[str, Any]) -> list[str]:
+    """Every place of the board, named as orders name it (issue 14: a player never needs the
+    data files): each territory with its name, island, cornucopias, building spaces (and how
+    many are built), Metropolis square, the seas on its shores and its land neighbours; then
+    each sea with its cornucopias, the seas next to it and the territories on its shores."""
+    lines = []
+    for tid in board.territory_ids:
+        t = board.territory(tid)
+        x = view["territories"].get(tid, {})
+        built = len(x.get("buildings", [])) if x else 0
+        facts = [_plural(t.prosperity, "cornucopia", "cornucopias"),
+                 _plural(t.building_spaces, "building space", "building spaces")
+                 + (f" ({built} built)" if built else "")]
+        if t.metropolis_square:
+            facts.append("Metropolis square")
+        if t.small_island:
+            facts.append("small island")
+        island = f" on {t.island}" if t.island != tid else ""
+        near = f"; seas {', '.join(t.seas) or 'none'}"
+        land = f"; land {', '.join(t.land)}" if t.land else ""
+        lines.append(f"{t.name} ({tid}){island}: {', '.join(facts)}{near}{land}")
+    for sid in board.sea_ids:
+        s = board.sea(sid)
+        horn = f", {_plural(s.prosperity, 'cornucopia', 'cornucopias')}" if s.prosperity \
+            else ""
+        lines.append(f"sea {sid}{horn}: next to {', '.join(s.seas) or 'no sea'}; shores of "
+                     f"{', '.join(s.territories) or 'no territory'}")
+    return lines
 
 
 def mine(c: Components, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
@@ -101,6 +136,15 @@ def situation(c: Components, view: Mapping[str, Any], phase: PhaseSpec,
         todo = (view.get("to_deploy") or {}).get(phase.active or player, {})
         lines.append("To deploy: " + (", ".join(f"{n} {k}" for k, n in sorted(todo.items())
                                                 if n) or "nothing") + ".")
+        # The places the form refers to as "listed above" (Setup 9): the territories nobody
+        # holds, and the seas on the shores of this player's territories.
+        board = load_board(view["game"]["board"], len(view["game"]["players"]))
+        free = [f"{board.territory(t).name} ({t})" for t in board.territory_ids
+                if not view["territories"].get(t, {}).get("owner")]
+        lines.append("Territories nobody holds: " + (", ".join(free) or "none") + ".")
+        seas = sorted({s for t in mine_t for s in board.seas_of(t)})
+        lines.append("Seas on the shores of your territories: " + (", ".join(seas) or
+                     "none yet (fleets go next to the territories you take)") + ".")
     return [part for line in lines
             for part in textwrap.wrap(line, 76, initial_indent="# ",
                                       subsequent_indent="#   ")]
