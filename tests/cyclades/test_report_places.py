@@ -63,3 +63,35 @@ def test_14_a_deployment_form_lists_the_places_nobody_holds(campaign: Campaign) 
         assert not any(f"({t})" in listed for t in taken), (seq, taken)
         seen += 1
     assert seen >= 3  # every player deploys in cycle 0
+
+
+def test_14_apollo_act_form_offers_only_what_apollo_allows_and_its_example_is_legal(
+        campaign: Campaign) -> None:
+    """Forgotten 1 / Cycle 7.3: on Apollo the only action is the first player's prosperity
+    marker. The form offers that (and the figures to keep), nothing else; sent back
+    unchanged it validates, and so does its example, uncommented."""
+    import tomllib
+
+    from pbem.core.forms import render_form
+
+    ruleset = campaign.ruleset
+    seen = 0
+    for seq in range(1, ledger.count(campaign.ledger_dir)):
+        state = engine.load_state(campaign, seq)
+        assert state is not None
+        phase = ruleset.next_phase(state)
+        if phase is None or not phase.id.endswith(".act.apollo"):
+            continue
+        player = phase.actors[0]
+        form = ruleset.order_form(ruleset.view(state, player), phase, player)
+        assert '{do = "recruit"' not in form and "free =" not in form
+        (example,) = [line for line in form.splitlines() if line.startswith("# actions")]
+        text = render_form(campaign.id, player, phase, form, "a" * 64, "b" * 64)
+        body = text.split("[orders]\n", 1)[1].split("-----END")[0]
+        unchanged = tomllib.loads(body)
+        assert ruleset.validate(state, phase, player, unchanged) == []
+        filled = tomllib.loads(body.replace("actions = []\n", "") + example[2:] + "\n")
+        assert filled["actions"][0]["do"] == "prosperity"
+        assert ruleset.validate(state, phase, player, filled) == [], filled
+        seen += 1
+    assert seen, "no Apollo phase in this campaign"

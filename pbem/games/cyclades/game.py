@@ -324,6 +324,10 @@ class Cyclades(Ruleset):
         form = order_form_text(self.name, phase.kind)
         if not view:
             return form
+        acting = view.get("acting") or {}
+        if phase.kind == "act" and acting.get("queue") and \
+                acting["queue"][acting["index"]][0] == actions.APOLLO:
+            form = report.apollo_form(view, player)  # only the prosperity marker is legal
         lines = report.situation(self.c, view, phase, player)
         return "\n".join(lines) + ("\n\n" if lines else "") + form
 

@@ -28,9 +28,10 @@ def _name(c: Components, cid: str) -> str:
 
 def _territory_line(c: Components, tid: str, x: Mapping[str, Any], name: str) -> str:
     parts = []
-    for key, label in (("troops", "troops"), ("undead", "undead"), ("titans", "Titans")):
+    for key, one, many in (("troops", "troop", "troops"), ("undead", "undead", "undead"),
+                           ("titans", "Titan", "Titans")):
         if x[key]:
-            parts.append(f"{x[key]} {label}")
+            parts.append(_plural(x[key], one, many))
     parts += [_name(c, h) for h in x["heroes"]] + [_name(c, e) for e in x["egyptians"]]
     things = [_name(c, b) for b in x["buildings"]]
     if x["metropolis"]:
@@ -54,7 +55,7 @@ def public(c: Components, view: Mapping[str, Any]) -> dict[str, Any]:
     terr = [_territory_line(c, t, x, board.territory(t).name)
             for t, x in sorted(view["territories"].items()) if x["owner"] or land_units(x)
             or x["buildings"]]
-    seas = [f"{s}: {x['owner']} {x['fleets']} fleets" +
+    seas = [f"{s}: {x['owner']} {_plural(x['fleets'], 'fleet', 'fleets')}" +
             (f", {x['undead_fleets']} undead" if x["undead_fleets"] else "")
             for s, x in sorted(view["seas"].items()) if x["fleets"] or x["undead_fleets"]]
     figures = [f"{_name(c, f)} of {x['owner']} on {x['where']} (since cycle {x['cycle']})"
@@ -118,6 +119,32 @@ def mine(c: Components, view: Mapping[str, Any], player: str | None) -> dict[str
     gold = view.get("gold", {})
     return {"gold": {p: g for p, g in sorted(gold.items())},
             "standing": (view.get("standing") or {}).get(player or "", {})}
+
+
+def apollo_form(view: Mapping[str, Any], player: str) -> str:
+    """The act form of the first player on Apollo (Cycle 7.3, Forgotten 1; the others on
+    Apollo have no act phase): the only action is the prosperity marker, so the form offers
+    that and the figures to keep (8.2, read from this form alone), its example on the
+    player's own first territory, where the marker goes by default."""
+    auction = view.get("auction") or {}
+    first = str(auction.get("prosperity", "") or "")
+    is_first = bool(first) and view.get("pillars", {}).get(first) == player
+    head = ("# You are on Apollo this cycle (Cycle 7.3; Forgotten 1: choosing Apollo is "
+            "skipping one's turn): his gold is paid at once, and nothing else is done")
+    if not is_first:
+        lines = textwrap.wrap(head + ". There is nothing to order: send the form back as "
+                              "it is, or nothing.", 76, subsequent_indent="# ")
+        return "\n".join([*lines, "actions = []", ""])
+    mine = sorted(t for t, x in view["territories"].items() if x["owner"] == player)
+    where = mine[0] if mine else sorted(view["territories"])[0]
+    lines = textwrap.wrap(head + ", but you were the first on Apollo: you place the "
+                          "prosperity marker on any territory (Cycle 7.3), and say which of "
+                          "your figures in their second cycle stay (Cycle 8.2). Sent back "
+                          f"unchanged (or not sent), the marker goes on {where} and every "
+                          "such figure leaves.", 76, subsequent_indent="# ")
+    return "\n".join([*lines, "keep = []             # figures kept a cycle more, a "
+                       "Priestess each (8.2)", "actions = []",
+                       f'# actions = [{{do = "prosperity", territory = "{where}"}}]', ""])
 
 
 def situation(c: Components, view: Mapping[str, Any], phase: PhaseSpec,
