@@ -95,3 +95,26 @@ def test_14_apollo_act_form_offers_only_what_apollo_allows_and_its_example_is_le
         assert ruleset.validate(state, phase, player, filled) == [], filled
         seen += 1
     assert seen, "no Apollo phase in this campaign"
+
+
+def test_14_what_is_on_offer_is_in_every_report_while_it_is(campaign: Campaign) -> None:
+    """The Monuments, the special Metropolis cards and the face-up favor on offer were shown
+    only as an event of cycle 0: every report lists them while they are on offer, with what
+    each Monument needs."""
+    from pbem.games.cyclades.components import Components
+
+    components: Components = campaign.ruleset.c  # type: ignore[attr-defined]
+    last = ledger.count(campaign.ledger_dir)
+    for seq in (2, last // 2, last):
+        state = engine.load_state(campaign, seq)
+        assert state is not None
+        for fmt in report.FORMATS:
+            text = report.render(campaign, seq, "bob", fmt).replace("\\_", "_")  # md escapes
+            flat = " ".join(text.split())
+            for m in state["monuments"]["offer"]:
+                card = components.by_id(m)
+                assert f"{card.name} ({m}; needs" in flat, (seq, fmt, m)
+            for m in state["metropolises"]["offer"]:
+                assert f"{components.by_id(m).name} ({m})" in flat, (seq, fmt, m)
+            if state["favors"]["face_up"]:
+                assert "Face-up divine favor:" in flat

@@ -78,7 +78,46 @@ def public(c: Components, view: Mapping[str, Any]) -> dict[str, Any]:
             "slots": slots, "holdings": holdings,
             "auction": bidding.transcript(auction.get("events", [])),
             "hades": view["hades"], "cycle": view["cycle"],
-            "map": map_lines(board, view)}
+            "sections": [
+                {"title": "On offer", "intro": "what can still be taken, while it is on offer",
+                 "lines": offer_lines(c, view)},
+                {"title": "The map", "intro": "every place as orders name it: name (id), "
+                 "cornucopias, neighbours", "lines": map_lines(board, view)}]}
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def offer_lines(c: Components, view: Mapping[str, Any]) -> list[str]:
+    """What is on offer now, in every report while it is (issue 14: it was an event of cycle
+    0 only): the Monuments not yet built, with the two buildings each needs (Misc Monuments
+    1), the special Metropolis cards left, and the face-up divine favor."""
+    lines = []
+    monuments = (view.get("monuments") or {}).get("offer", [])
+    if monuments:
+        parts = []
+        for m in monuments:
+            try:
+                needs: tuple[str, ...] = tuple(getattr(c.by_id(m), "requires", ()))
+            except KeyError:
+                needs = ()
+            if len(needs) == 2:
+                first, second = needs[0], needs[1]
+                wants = (f"two {first} buildings" if first == second else
+                         f"{_article(first)} {first} and {_article(second)} {second} building")
+                parts.append(f"{_name(c, m)} ({m}; needs {wants})")
+            else:
+                parts.append(f"{_name(c, m)} ({m})")
+        lines.append("Monuments: " + ", ".join(parts) + ".")
+    metropolises = (view.get("metropolises") or {}).get("offer", [])
+    if metropolises:
+        lines.append("Special Metropolis cards: " + ", ".join(
+            f"{_name(c, m)} ({m})" for m in metropolises) + ".")
+    favor = (view.get("favors") or {}).get("face_up", "")
+    if favor:
+        lines.append(f"Face-up divine favor: {_name(c, favor)} ({favor}).")
+    return lines
 
 
 def _plural(n: int, one: str, many: str) -> str:
