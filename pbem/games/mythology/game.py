@@ -435,7 +435,10 @@ class Mythology(Ruleset):
                              f"{c.cards[int(card)].event.text}")
             on_board = {int(h): x["hex"] for h, x in view["heroes"].items()
                         if x["status"] == "board"}
-            mine = [f"{h} {c.heroes[h].name} at {on_board[h]}" for h in sorted(totals)
+            # The hexes next to each (204 E): the first step of any path, by number, so no
+            # one has to read hex numbers off the map for it (issue 14).
+            mine = [f"{h} {c.heroes[h].name} at {on_board[h]} (next to "
+                    f"{', '.join(c.map.neighbours(on_board[h]))})" for h in sorted(totals)
                     if h in on_board]
             lines.append("Your Heroes on the board: " + (", ".join(mine) or "none"))
             if "lesser" in view:
