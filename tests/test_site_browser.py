@@ -130,3 +130,32 @@ def test_the_board_is_drawn_and_the_page_screenshots(browser: Any, built: Path,
     for name in ("record.png", "index.png"):
         data = (tmp_path / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 1000
+
+
+def test_14_on_a_phone_the_index_and_a_record_page_fit_the_width(browser: Any,
+                                                                  built: Path) -> None:
+    """At 390 CSS px (a phone) nothing makes the index or a record page scroll sideways: the
+    records table becomes one labelled block per record; a command is never broken inside
+    (it was shown as "-" / "-explain" on two lines). The board itself still scrolls inside
+    its own frame (issue 14 leaves that for its zoomable board)."""
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    context.route("http*://**", lambda route: route.abort())
+    page = context.new_page()
+    try:
+        for name in ("index.html", site.page_name(RECORD)):
+            page.goto((built / name).resolve().as_uri(), wait_until="load")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, (name, width)
+        page.goto((built / "index.html").resolve().as_uri(), wait_until="load")
+        first = page.locator("#site-records td[data-label='Phase']").first
+        assert first.is_visible()
+        label = page.evaluate("""() => getComputedStyle(
+            document.querySelector("#site-records td[data-label='Phase']"), '::before')
+            .content""")
+        assert "Phase" in label
+        page.goto((built / site.page_name(RECORD)).resolve().as_uri(), wait_until="load")
+        lines = page.evaluate("""() => document.querySelector('code.site-cmd')
+            .getClientRects().length""")
+        assert lines == 1
+    finally:
+        context.close()
