@@ -114,3 +114,14 @@ def test_13_1_key_change_shapes_are_checked_before_use(tmp_path: Path) -> None:
     with pytest.raises(audit.AuditError, match=f"record {k:06d}: key_changes\\[0\\].new: "
                        "malformed: must be a key 'ssh-ed25519 <base64>'"):
         audit.audit(t.campaign)
+
+
+def test_13_1_the_audit_names_the_change_that_does_not_fit(tmp_path: Path) -> None:
+    """Two changes in one record, the second wrong: the audit names key_changes[1]."""
+    t = make_table(tmp_path / "gm")
+    t.play_phases(1)
+    k = _add_key_changes(t, [_change("alice", "alice", "alice-new"),
+                             _change("bob", "alice", "bob-new")])
+    with pytest.raises(audit.AuditError, match=f"record {k:06d}: key_changes\\[1\\]") as err:
+        audit.audit(t.campaign)
+    assert "old is not bob's key at that point" in str(err.value)

@@ -23,7 +23,7 @@ from typing import Any
 
 from pbem.core import armor, dice, ledger, shapes, sshsig, workers
 from pbem.core import orders as orders_mod
-from pbem.core.campaign import Campaign
+from pbem.core.campaign import Campaign, apply_key_change
 from pbem.core.errors import AuditError, PbemError
 from pbem.core.fsutil import TEMP_NAME
 from pbem.core.orders import OrderFile
@@ -193,9 +193,11 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
             _check_order_text(campaign, item.get("text", ""), seq, f"revealed[{i}]", key[1],
                               r_phase, r_commit, r_entropy, signed_at=key[0])
             revealed_texts[key] = item["text"]
-        for i, change in enumerate(rec.get("key_changes", [])):
-            try:  # applies from the next record on: the keys valid for seq + 1 include it
-                campaign.keys_at(seq + 1)
+        changes = rec.get("key_changes", [])
+        keys = campaign.keys_at(seq) if changes else {}  # earlier records' changes: checked
+        for i, change in enumerate(changes):
+            try:  # in effect from the next record on; each must fit the keys before it
+                apply_key_change(keys, change, f"ledger record {seq} key_changes[{i}]")
             except PbemError as exc:
                 raise AuditError(seq, f"key_changes[{i}]", str(exc)) from None
             say(f"record {seq:06d}: key of {change['principal']} changed from record "
@@ -283,13 +285,10 @@ def _check_signers(campaign: Campaign, say: Say) -> None:
         given = campaign.base_keys()
         expected = signers_text(given[GM_PRINCIPAL], [(p, given[p]) for p in campaign.players])
         if text != expected:
-            lines = expected.decode().split("\n")
-            found = text.decode("utf-8", "replace").split("\n")
-            wrong = next((i for i, (a, b) in enumerate(zip(found, lines, strict=False), start=1)
-                          if a != b), min(len(lines), len(found)) + 1)
-            raise AuditError(None, f"allowed_signers line {wrong}", "differs from the keys "
-                             "of campaign.toml's signed [keys] table (it must be exactly gm, "
-                             "then each player, as pbem new writes it)")
+            raise AuditError(None, f"allowed_signers line {_first_wrong_line(text, expected)}",
+                             "differs from the keys of campaign.toml's signed [keys] table "
+                             "(it must be exactly gm, then each player, as pbem new writes "
+                             "it)")
         say(f"allowed_signers: exactly the keys of campaign.toml [keys] (gm and "
             f"{len(campaign.players)} players, no key twice)")
         return
@@ -308,11 +307,8 @@ def _check_signers(campaign: Campaign, say: Say) -> None:
                             [(n, e.public_key) for n, e in zip(names[1:], entries[1:],
                                                                 strict=True)])
     if text != expected:
-        lines = expected.decode().split("\n")
-        found = text.decode("utf-8", "replace").split("\n")
-        wrong = next((i for i, (a, b) in enumerate(zip(found, lines, strict=False), start=1)
-                      if a != b), len(lines))
-        raise AuditError(None, f"allowed_signers line {wrong}", "is not in the form pbem "
+        raise AuditError(None, f"allowed_signers line {_first_wrong_line(text, expected)}",
+                         "is not in the form pbem "
                          "writes (name namespaces=\"...\" ssh-ed25519 KEY, no option, comment "
                          "or other line)")
     keys = [entry.public_key for entry in entries]
@@ -322,6 +318,15 @@ def _check_signers(campaign: Campaign, say: Say) -> None:
                              "have the same key")
     say(f"allowed_signers: gm and {len(campaign.players)} players, one key each, in the form "
         "pbem writes")
+
+
+def _first_wrong_line(text: bytes, expected: bytes) -> int:
+    """The number of the first line of ``text`` that is not ``expected``'s (one past the
+    end of ``text`` when it stops short)."""
+    lines = expected.decode().split("\n")
+    found = text.decode("utf-8", "replace").split("\n")
+    return next((i for i, (a, b) in enumerate(zip(found, lines, strict=False), start=1)
+                 if a != b), len(lines))
 
 
 RECORD_FILE = re.compile(r"([0-9]{6})\.toml(\.sig)?")

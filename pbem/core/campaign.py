@@ -74,6 +74,8 @@ class Campaign:
         default_factory=lambda: (0, []), init=False, repr=False, compare=False)
     _signers_at: dict[tuple[tuple[str, bytes], ...], AllowedSigners] = field(
         default_factory=dict, init=False, repr=False, compare=False)
+    _base_keys: dict[str, bytes] | None = field(default=None, init=False, repr=False,
+                                                compare=False)
 
     @property
     def version(self) -> int:
@@ -100,17 +102,19 @@ class Campaign:
     def base_keys(self) -> dict[str, bytes]:
         """Each principal's key when the campaign was made, gm first, then the players:
         campaign.toml's signed ``[keys]`` (version 2), or allowed_signers (version 1, whose
-        campaign.toml names no key)."""
-        if self.version >= 2:
-            return {name: parse_public_key(self.config["keys"][name])
-                    for name in (GM_PRINCIPAL, *self.players)}
-        out = {}
-        for name, ns in ((GM_PRINCIPAL, sshsig.NAMESPACE_LEDGER),
-                         *((p, sshsig.NAMESPACE_ORDERS) for p in self.players)):
-            found = self.signers.keys_for(name, ns)
-            if found:
-                out[name] = found[0]
-        return out
+        campaign.toml names no key). Read once per opened campaign; a fresh dict each call."""
+        if self._base_keys is None:
+            if self.version >= 2:
+                self._base_keys = {name: parse_public_key(self.config["keys"][name])
+                                   for name in (GM_PRINCIPAL, *self.players)}
+            else:
+                self._base_keys = {}
+                for name, ns in ((GM_PRINCIPAL, sshsig.NAMESPACE_LEDGER),
+                                 *((p, sshsig.NAMESPACE_ORDERS) for p in self.players)):
+                    found = self.signers.keys_for(name, ns)
+                    if found:
+                        self._base_keys[name] = found[0]
+        return dict(self._base_keys)
 
     def keys_at(self, seq: int) -> dict[str, bytes]:
         """The keys valid for record ``seq`` (DESIGN.md section 8): ``[keys]`` with the
@@ -124,8 +128,11 @@ class Campaign:
         return keys
 
     def signers_at(self, seq: int) -> AllowedSigners:
-        """Who may sign for record ``seq``: the orders of its phase, and the record itself."""
-        if self.version < 2:
+        """Who may sign for record ``seq``: the orders of its phase, and the record itself.
+
+        Without a key change before ``seq`` (version 1 has none) that is ``signers`` itself,
+        which :func:`open_campaign` derives from ``[keys]`` in version 2."""
+        if self.version < 2 or not self.key_changes(seq - 1):
             return self.signers
         keys = self.keys_at(seq)
         memo = tuple(keys.items())

@@ -252,8 +252,6 @@ def check_order_public(campaign: Campaign, block: armor.Block, source: str) -> O
 def signers_now(campaign: Campaign) -> AllowedSigners:
     """Who may sign orders for the open phase: the keys valid for the next record (version
     2 applies the ledger's key changes; version 1 has allowed_signers)."""
-    if campaign.version < 2:
-        return campaign.signers
     return campaign.signers_at(ledger.count(campaign.ledger_dir) + 1)
 
 

@@ -92,11 +92,8 @@ def check(campaign: Campaign, player: str, key: bytes | None,
                 f"{', '.join(campaign.players)})")
         return out
     where_keys = "campaign.toml [keys]" if campaign.version >= 2 else "allowed_signers"
-    if campaign.version >= 2:
-        current = campaign.keys_at(ledger.count(campaign.ledger_dir) + 1).get(player)
-        published = [current] if current is not None else []
-    else:
-        published = campaign.signers.keys_for(player, sshsig.NAMESPACE_ORDERS)
+    published = campaign.signers_at(ledger.count(campaign.ledger_dir) + 1).keys_for(
+        player, sshsig.NAMESPACE_ORDERS)
     if key is None:
         key_used = published[0] if len(published) == 1 else None
         out.lines.append(f"note: no --key given: the key {where_keys} publishes for "
