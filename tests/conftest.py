@@ -353,3 +353,42 @@ def browser() -> Iterator[Any]:
         chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@dataclass
+class BrowserDemo:
+    """A finished demo campaign for the browser tests, and its public site (built once)."""
+
+    campaign: Campaign
+    site: Path
+
+
+#: The demos the browser tests open: (game, players, seed). One of each per session: the
+#: browser tests share one xdist worker (``in_browser``), so each is played and its site
+#: built once, not once per test module (about 20 s of the suite's budget).
+BROWSER_DEMOS = {"mythology": (2, "site"), "cyclades": (3, "a11y")}
+
+
+@pytest.fixture(scope="session")
+def browser_demo(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], BrowserDemo]:
+    """``browser_demo(game)``: the session's demo of ``game`` and its site (gazettes)."""
+    from pbem.channels import site
+    from pbem.core import demo
+    from pbem.core.campaign import open_campaign
+
+    made: dict[str, BrowserDemo] = {}
+
+    def get(game: str) -> BrowserDemo:
+        if game not in made:
+            players, seed = BROWSER_DEMOS[game]
+            root = tmp_path_factory.mktemp(f"browser-{game}") / "demo"
+            demo.run(games.get(game), root, players=players, seed=seed, options={},
+                     resolve=games.get, with_reports=False)
+            c = open_campaign(root / "campaign", games.get)
+            out = root.parent / "site"
+            result = site.build(c, out)
+            assert result.gazette and result.audit.passed
+            made[game] = BrowserDemo(c, out)
+        return made[game]
+
+    return get

@@ -199,15 +199,16 @@ def events_of(fmt: str, text: str) -> list[str]:
 
 def draws_of(fmt: str, text: str) -> list[tuple[int, str, int, int]]:
     """Every die roll shown: (index, label, value, faces)."""
-    patterns = {
-        "md": r"^- (\d+): `(.*)` = \*\*(\d+)\*\* \(1-(\d+)\)$",
-        "bbcode": r"^\[\*\](\d+): (.*) = \[b\](\d+)\[/b\] \(1-(\d+)\)$",
+    patterns = {  # a die with printed faces adds ", rolled 2" (Ruleset.die_face)
+        "md": r"^- (\d+): `(.*)` = \*\*(\d+)\*\* \(1-(\d+)\)(?:, rolled \S+)?$",
+        "bbcode": r"^\[\*\](\d+): (.*) = \[b\](\d+)\[/b\] \(1-(\d+)\)(?:, rolled \S+)?$",
         "html": r'<tr><td class="num">(\d+)</td><td><code>(.*?)</code></td><td class="num">'
-                r"<strong>(\d+)</strong></td><td>1-(\d+)</td></tr>",
+                r"<strong>(\d+)</strong></td><td>1-(\d+)(?:, rolled \S+)?</td></tr>",
     }
     if fmt == "txt":
         base = re.findall(r"^  (\d+): (.*) \(1-(\d+)\) = (\d+)$", text, re.M)
-        game = re.findall(r"^  (\d+): (.*) = (\d+) \(1-(\d+)\)$", text, re.M)
+        game = re.findall(r"^  (\d+): (.*) = (\d+) \(1-(\d+)\)(?:, rolled \S+)?$", text,
+                          re.M)
         return ([(int(i), lab, int(v), int(n)) for i, lab, n, v in base]
                 + [(int(i), lab, int(v), int(n)) for i, lab, v, n in game])
     unescape = {"md": lambda s: s, "bbcode": bb_plain,
@@ -252,9 +253,13 @@ def plain(fmt: str, text: str) -> str:
     return text
 
 
-def expected_events(record: dict[str, Any], private: list[dict[str, Any]]) -> list[str]:
-    public = [e["text"] for e in record.get("events", [])]
-    return public + [f"Only you: {e['text']}" for e in private]
+def expected_events(c: Campaign, loaded: report.Loaded, who: str | None,
+                    private: list[dict[str, Any]]) -> list[str]:
+    """The record's events as the game words them for ``who`` (``Ruleset.event_text``: names
+    for ids, issue 14), from the ledger's own events."""
+    view = c.ruleset.view(loaded.state, who)
+    public = [c.ruleset.event_text(view, e) for e in loaded.record.get("events", [])]
+    return public + [f"Only you: {c.ruleset.event_text(view, e)}" for e in private]
 
 
 # --- the tests ---------------------------------------------------------------------------
@@ -283,7 +288,10 @@ def test_every_format_renders_for_players_and_the_gazette(game: str,
                 assert names[0] == "html" and "script" not in names
                 assert ("meta", {"name": "viewport",
                                  "content": "width=device-width, initial-scale=1"}) in p.tags
-                svgs = [a for t, a in p.tags if t == "svg"]
+                # The overview (issue 14: close-ups and legend symbols are other svgs).
+                svgs = [a for t, a in p.tags if t == "svg"
+                        and (a.get("class") or "").split()[:1] == ["board"]
+                        and "closeup" not in (a.get("class") or "")]
                 assert len(svgs) == 1, (game, who)
                 box = [int(x) for x in (svgs[0]["viewbox"] or "").split()]
                 assert box[:2] == [0, 0] and box[2] > 0 and box[3] > 0
@@ -310,7 +318,7 @@ def test_formats_show_the_events_dice_and_commitments_of_the_record(
         want_commitments = record.get("commitments", {})
         for who in (*d.players, None):
             mine = private.get(who, []) if who else []
-            want = expected_events(record, mine)
+            want = expected_events(c, loaded, who, mine)
             for fmt in report.FORMATS:
                 text = report.render(c, seq, who, fmt, fresh=fixed, loaded=loaded)
                 where = (game, seq, who, fmt)
@@ -491,10 +499,10 @@ def test_pbem_report_html_from_the_command_line(played: dict[str, Played]) -> No
 def test_the_html_report_on_a_phone_in_chromium(played: dict[str, Played], copies: Path,
                                                  tmp_path: Path, browser: Any) -> None:
     """Debian's Chromium (headless, driven by playwright; never a downloaded browser) at a
-    phone's width: no error, nothing requested, the page does not scroll sideways (only the
-    board's own frame does), the board has a real size, and the order form's text as the
-    browser gives it to the clipboard is the form (all but the selection's last line break,
-    which the order block does not contain)."""
+    phone's width: no error, nothing requested, the page does not scroll sideways (the
+    board's overview fits the width, issue 14), the board has a real size, and the order
+    form's text as the browser gives it to the clipboard is the form (all but the
+    selection's last line break, which the order block does not contain)."""
     d = played["mythology"]
     seq = DEMOS["mythology"][1]
     c = d.at(seq, copies)
@@ -516,7 +524,7 @@ def test_the_html_report_on_a_phone_in_chromium(played: dict[str, Played], copie
         tab.goto(page_file.as_uri())
         assert errors == [] and requests == [page_file.as_uri()]
         assert tab.evaluate("document.documentElement.scrollWidth") <= 390
-        box = tab.locator("svg.board").bounding_box()
+        box = tab.locator("svg.board.overview").bounding_box()
         assert box is not None and box["width"] > 300 and box["height"] > 150
         copied = tab.evaluate("window.getSelection().selectAllChildren("
                               "document.querySelector('pre.form')) ||"

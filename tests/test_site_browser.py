@@ -12,17 +12,15 @@ instead of skipping it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urlparse
 
 import pytest
 
-from pbem import games
 from pbem.channels import site
-from pbem.core import demo
-from pbem.core.campaign import open_campaign
-from tests.conftest import in_browser
+from tests.conftest import BrowserDemo, in_browser
 
 pytestmark = [pytest.mark.slow, in_browser]
 
@@ -30,15 +28,10 @@ RECORD = 12  # mid turn 2 of Mythology: the board is full of pieces
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The GM's site of a 2-player Mythology demo: gazettes with their board pictures."""
-    root = tmp_path_factory.mktemp("browser") / "demo"
-    demo.run(games.get("mythology"), root, players=2, seed="site", options={},
-             resolve=games.get)
-    out = root.parent / "site"
-    result = site.build(open_campaign(root / "campaign", games.get), out)
-    assert result.gazette and result.audit.passed
-    return out
+def built(browser_demo: Callable[[str], BrowserDemo]) -> Path:
+    """The GM's site of a 2-player Mythology demo: gazettes with their board pictures (the
+    session's, shared with the other browser tests)."""
+    return browser_demo("mythology").site
 
 
 class Watched:
@@ -136,8 +129,9 @@ def test_14_on_a_phone_the_index_and_a_record_page_fit_the_width(browser: Any,
                                                                   built: Path) -> None:
     """At 390 CSS px (a phone) nothing makes the index or a record page scroll sideways: the
     records table becomes one labelled block per record; a command is never broken inside
-    (it was shown as "-" / "-explain" on two lines). The board itself still scrolls inside
-    its own frame (issue 14 leaves that for its zoomable board)."""
+    (it was shown as "-" / "-explain" on two lines). The gazette's board fits the width
+    too: no frame of its own scrolls sideways (tests/test_board_phone_browser.py checks its
+    texts' sizes)."""
     context = browser.new_context(viewport={"width": 390, "height": 800})
     context.route("http*://**", lambda route: route.abort())
     page = context.new_page()
@@ -146,6 +140,12 @@ def test_14_on_a_phone_the_index_and_a_record_page_fit_the_width(browser: Any,
             page.goto((built / name).resolve().as_uri(), wait_until="load")
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, (name, width)
+        # The gazette's board fits its frame (it had a frame of its own that scrolled).
+        sizes = page.evaluate("""() => {
+            const b = document.querySelector('#site-gazette section.board');
+            return [b.scrollWidth, b.clientWidth,
+                    getComputedStyle(b.querySelector('figure.board')).overflowX]; }""")
+        assert sizes[0] <= sizes[1] and sizes[2] == "visible", sizes
         page.goto((built / "index.html").resolve().as_uri(), wait_until="load")
         first = page.locator("#site-records td[data-label='Phase']").first
         assert first.is_visible()

@@ -58,6 +58,8 @@ _OURS = re.compile(r"index\.html|campaign\.toml(\.sig)?|allowed_signers"
                    r"|ledger/[0-9]{6}\.toml(\.sig)?|records/[0-9]{6}\.html")
 _BODY = re.compile(r"<body[^>]*>(.*)</body>", re.S | re.I)
 _STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S | re.I)
+#: The gazette's own ``<main>`` (a standalone report's landmark) and its end tag.
+_MAIN = re.compile(r"<(/?)main\b", re.I)
 
 Gazette = Callable[[int], str]
 
@@ -93,11 +95,18 @@ class GazetteParts:
 
 def gazette_parts(html: str) -> GazetteParts:
     """The ``<style>`` blocks of the head and the inside of ``<body>`` (all of it when the
-    text is a fragment): the site page supplies its own head, navigation and frame."""
+    text is a fragment): the site page supplies its own head, navigation and frame.
+
+    The site page has its own ``<main>``, and a page has one main landmark (issue 14,
+    axe-core's landmark-no-duplicate-main): the gazette's ``<main>`` becomes an
+    ``<article>``, its attributes (the class its styles name) kept. Every text of a report
+    is escaped, so a ``<main`` in it can only be the report's own tag."""
     match = _BODY.search(html)
     if match is None:
-        return GazetteParts(tuple(_STYLE.findall(html)), _STYLE.sub("", html))
-    return GazetteParts(tuple(_STYLE.findall(html[:match.start()])), match.group(1))
+        styles, body = tuple(_STYLE.findall(html)), _STYLE.sub("", html)
+    else:
+        styles, body = tuple(_STYLE.findall(html[:match.start()])), match.group(1)
+    return GazetteParts(styles, _MAIN.sub(r"<\1article", body))
 
 
 def page_name(seq: int) -> str:

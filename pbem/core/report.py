@@ -25,7 +25,7 @@ from pbem.core.errors import CampaignError, UsageError
 from pbem.core.forms import render_form
 from pbem.core.fsutil import atomic_write
 from pbem.core.resources import share_dir
-from pbem.core.ruleset import PhaseSpec
+from pbem.core.ruleset import PhaseSpec, Ruleset
 
 #: txt: plain mail body (78 columns); md: forum Markdown; bbcode: phpBB; html: one standalone
 #: page with inline CSS and an SVG board. docs/reports.md says what each shows.
@@ -146,8 +146,9 @@ def context(campaign: Campaign, seq: int, player: str | None,
                            fresh("salt"), fresh("entropy"), campaign.envelope_hash)
     return {
         "campaign": campaign.id, "game_title": ruleset.title, "seq": seq, "player": player,
-        "phase": record["phase"], "events": record.get("events", []), "private": private,
-        **dice_listing(record.get("draws", [])),
+        "phase": record["phase"], "events": worded(ruleset, view, record.get("events", [])),
+        "private": worded(ruleset, view, private),
+        **dice_listing(record.get("draws", []), ruleset.die_face),
         "sealed_count": record.get("sealed", {}).get("count", 0),
         "commitments": record.get("commitments", {}), "nmr": record.get("nmr", []),
         "own_commitment": record.get("commitments", {}).get(player or "", ""),
@@ -159,20 +160,36 @@ def context(campaign: Campaign, seq: int, player: str | None,
     }
 
 
+def worded(ruleset: Ruleset, view: dict[str, Any], events: list[Any]) -> list[Any]:
+    """``events`` with each ``text`` as the game words it for this reader
+    (:meth:`Ruleset.event_text`); the other fields, and the ledger, unchanged."""
+    return [{**e, "text": ruleset.event_text(view, e)} if isinstance(e, dict) and "text" in e
+            else e for e in events]
+
+
 #: A record with more public draws than this lists them by kind, one line each (the first
 #: Mythology record has some 160 setup draws); the ledger, ``pbem audit --explain`` and the
 #: site's record page list every one.
 MAX_LISTED_DRAWS = 16
 
 
-def dice_listing(draws: list[dict[str, Any]]) -> dict[str, Any]:
+def dice_listing(draws: list[dict[str, Any]],
+                 face: Callable[[str, int], str | None] | None = None) -> dict[str, Any]:
     """``draws`` (each listed) and ``dice_summary`` (one line per kind of draw) for a report.
 
     Up to :data:`MAX_LISTED_DRAWS` draws are listed one by one and the summary is empty.
     Beyond, no draw is listed and each run of draws of one kind (the label without its last
     part: ``setup/gods/9`` is of kind ``setup/gods``) is one line: how many, their numbers,
-    and their values when there are at most eight."""
+    and their values when there are at most eight. ``face`` (:meth:`Ruleset.die_face`)
+    gives what a draw shows on the table when that is not its number (issue 14): a listed
+    draw then carries it as ``face`` and a summary value reads ``5 (rolled 2)``."""
+
+    def shown(d: dict[str, Any]) -> str | None:
+        return face(str(d.get("label", "")), int(d["value"])) if face is not None else None
+
     if len(draws) <= MAX_LISTED_DRAWS:
+        if face is not None:
+            draws = [{**d, "face": shown(d)} for d in draws]
         return {"draws": draws, "dice_summary": [], "draw_count": len(draws)}
     runs: list[list[Any]] = []
     for d in draws:
@@ -185,7 +202,9 @@ def dice_listing(draws: list[dict[str, Any]]) -> dict[str, Any]:
     lines = []
     for kind, run in runs:
         span = f"#{run[0]['i']}" if len(run) == 1 else f"#{run[0]['i']}-#{run[-1]['i']}"
-        values = (": " + ", ".join(str(d["value"]) for d in run)) if len(run) <= 8 else ""
+        values = (": " + ", ".join(str(d["value"]) + (f" (rolled {f})" if (f := shown(d))
+                                                      is not None else "")
+                                   for d in run)) if len(run) <= 8 else ""
         count = "1 draw" if len(run) == 1 else f"{len(run)} draws"
         lines.append(f"{kind}, {count} ({span}){values}")
     return {"draws": [], "dice_summary": lines, "draw_count": len(draws)}

@@ -206,6 +206,18 @@ class Ruleset(ABC):
         merged under what :meth:`report_context` gives each reader."""
         return {}
 
+    def event_text(self, view: Mapping[str, Any], event: Mapping[str, Any]) -> str:
+        """How a report words ``event`` for the reader of ``view`` (issue 14): the ledger's
+        ``text`` (the default), or a game's clearer wording built from the event's fields and
+        the view alone (names for ids, plurals). Never changes the ledger."""
+        return str(event.get("text", ""))
+
+    def die_face(self, label: str, value: int) -> str | None:
+        """What draw ``label`` = ``value`` shows on the table, when it is not the drawn
+        number itself (a die with printed faces: the face index drawn and the face the
+        events quote); None by default. The report prints it next to the draw."""
+        return None
+
     def board_svg(self, view: Mapping[str, Any], player: str | None) -> str:
         """An inline SVG picture of the board drawn from the map data and ``view`` alone (what
         ``player`` may see), with a legend; empty for a game without a picture."""

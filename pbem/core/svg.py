@@ -5,11 +5,15 @@ Pictures are strings built in Python rather than templates because a map has a t
 a game draws the fixed part of its board (terrain, Areas, borders) once per process and caches
 it, and draws only the pieces that move per report. Coordinates are whole numbers so that the
 picture is compact and byte-for-byte the same for the same view (golden files compare it).
-Nothing here refers to an ``id``: several pictures may share one page (the public site).
+A report's board (:func:`board`) gives its overview an id made from its markup, so that
+several pictures may share one page (the public site).
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -187,3 +191,163 @@ def legend(entries: Sequence[tuple[Symbol, str]], left: int, top: int, width: in
         out.append(text(x + 10, y + 3, label, size, anchor="start"))
     out.append("</g>")
     return "".join(out), per_column * line + 4
+
+
+# --- the board of a report: an overview, its legend as a list, close-ups ---------------------
+#
+# A report's board is one overview of the whole map, as wide as the page (on a phone its
+# texts would be a few pixels high, so the report's CSS hides them there and keeps the
+# pieces), a legend as an HTML list that wraps, and a few close-ups of the reader's own pieces
+# (the gazette: the busiest parts of the board). A close-up draws the overview again with
+# ``<use href="#ID"/>`` of the overview's ``<g id="ID">`` and a viewBox on its part, so it adds
+# a few hundred bytes, not the map again; its scale makes its smallest text at least
+# :data:`MIN_PX` CSS pixels high when it is shown on a phone :data:`PHONE_WIDTH` pixels wide.
+
+#: The phone a close-up is made for, and the widest a close-up may be to be shown there
+#: unshrunk (the report's padding, 2 x .9em, leaves 361 CSS px of the 390; a browser that
+#: shows a scroll bar beside the page takes up to 17 more).
+PHONE_WIDTH, PHONE_PX = 390, 340
+#: The smallest text a close-up shows, in CSS pixels on that phone.
+MIN_PX = 10
+#: At most this many close-ups of a board.
+MAX_TILES = 6
+#: Where templates/_base/report.html.j2 cuts a board: before it the overview (which the
+#: report's ``<figure>`` holds, with the caption), after it the legend and the close-ups.
+SPLIT = "<!-- pbem:legend and close-ups -->"
+
+Rect = tuple[float, float, float, float]  # left, top, right, bottom, in board units
+Box = tuple[int, int, int, int]           # left, top, width, height (a viewBox)
+
+_SIZES = re.compile(r'font-size="([0-9.]+)"')
+
+
+@dataclass(frozen=True)
+class Focus:
+    """Something a close-up must show whole: its extent and what a caption calls it."""
+
+    rect: Rect
+    label: str
+
+
+@dataclass(frozen=True)
+class Closeup:
+    """One close-up: the part of the board (``box``), the CSS pixels per board unit
+    (``scale``), and its caption (also its aria-label)."""
+
+    box: Box
+    scale: float
+    caption: str
+
+    @property
+    def size(self) -> Point:
+        """Its width and height in CSS pixels (whole, rounded up: never smaller)."""
+        return math.ceil(self.box[2] * self.scale), math.ceil(self.box[3] * self.scale)
+
+
+def smallest_text(markup: str) -> float:
+    """The smallest ``font-size`` in ``markup`` (board units); 10 if it has none."""
+    return min((float(s) for s in _SIZES.findall(markup)), default=10.0)
+
+
+def scale_for(smallest: float) -> float:
+    """The CSS pixels per board unit that show a ``smallest`` text :data:`MIN_PX` high
+    (rounded up to hundredths)."""
+    return math.ceil(MIN_PX / smallest * 100) / 100
+
+
+def tile(scale: float, height: float = 0.86) -> Point:
+    """The board units one close-up at ``scale`` covers: at most :data:`PHONE_PX` wide,
+    ``height`` times as high as wide."""
+    width = math.floor(PHONE_PX / scale)
+    return width, round(width * height)
+
+
+def _inside(box: Box, rect: Rect) -> bool:
+    x, y, w, h = box
+    left, top, right, bottom = rect
+    if right - left > w or bottom - top > h:  # larger than a tile: its middle is enough
+        mx, my = (left + right) / 2, (top + bottom) / 2
+        return x <= mx <= x + w and y <= my <= y + h
+    return x <= left and right <= x + w and y <= top and bottom <= y + h
+
+
+def _place(start: float, low: float, high: float, size: int, limit: int) -> list[int]:
+    """Where a tile ``size`` long may start to hold ``low``..``high``, inside 0..``limit``:
+    the thing at its start, in its middle, at its end."""
+    spots = (low, (low + high - size) / 2, high - size)
+    return sorted({max(0, min(round(s), limit - size)) if limit > size else 0 for s in spots},
+                  key=lambda s: abs(s - start))
+
+
+def cover(focus: Sequence[Focus], size: Point, bounds: Point,
+          cap: int = MAX_TILES) -> list[tuple[Box, list[Focus]]]:
+    """At most ``cap`` tiles of ``size`` inside a board of ``bounds`` that hold ``focus``,
+    greedily: each time, of the tiles placed around each thing not yet shown, the one that
+    shows most of them (the first such, in a fixed order). Returns each tile in reading order
+    with the things it shows."""
+    w, h = min(size[0], bounds[0]), min(size[1], bounds[1])
+    def clip(r: Rect) -> Rect:  # what is beyond the board's edge needs no showing
+        return (max(r[0], 0), max(r[1], 0), min(r[2], bounds[0]), min(r[3], bounds[1]))
+
+    rects = sorted({clip(f.rect) for f in focus})  # things on one spot count once
+    chosen: list[Box] = []
+    while rects and len(chosen) < cap:
+        best: tuple[Box, list[Rect]] | None = None
+        for x0, y0, x1, y1 in rects:
+            for x in _place((x0 + x1 - w) / 2, x0, x1, w, bounds[0]):
+                for y in _place((y0 + y1 - h) / 2, y0, y1, h, bounds[1]):
+                    box = (x, y, w, h)
+                    shown = [g for g in rects if _inside(box, g)]
+                    if best is None or len(shown) > len(best[1]):
+                        best = (box, shown)
+        assert best is not None and best[1]  # a tile placed around a thing shows it
+        chosen.append(best[0])
+        rects = [g for g in rects if g not in best[1]]
+    chosen.sort(key=lambda box: (box[1], box[0]))
+    return [(box, [f for f in focus if _inside(box, clip(f.rect))]) for box in chosen]
+
+
+def picture_id(body: str) -> str:
+    """The overview's id: the same picture has the same id, two pictures on one page (the
+    public site) have two."""
+    return "pbem-board-" + hashlib.sha256(body.encode()).hexdigest()[:12]
+
+
+def legend_list(entries: Sequence[tuple[Symbol, str]], half: int) -> str:
+    """The legend as an HTML list that wraps to any width: each entry its symbol (drawn at
+    (0, 0) in a tiny picture ``2 * half`` units square, large enough for its text to be
+    :data:`MIN_PX` high) and its explanation."""
+    symbols = [symbol(0, 0) for symbol, _ in entries]
+    px = math.ceil(2 * half * max(1.6, scale_for(smallest_text("".join(symbols)))))
+    out = ['<ul class="board-legend">']
+    for mark, (_, label) in zip(symbols, entries, strict=True):
+        out.append(f'<li><svg xmlns="http://www.w3.org/2000/svg" viewBox="{-half} {-half} '
+                   f'{2 * half} {2 * half}" width="{px}" height="{px}" aria-hidden="true">'
+                   f'{mark}</svg>{esc(label)}</li>')
+    out.append("</ul>")
+    return "\n".join(out)
+
+
+def board(body: str, width: int, height: int, title: str, legend_html: str,
+          closeups: Sequence[Closeup], intro: str) -> str:
+    """A report's board: the overview (``body`` in a ``<g>`` with an id), :data:`SPLIT`, the
+    legend (``legend_html``) and the close-ups, each a ``<figure>`` whose picture uses the
+    overview's ``<g>`` (``intro`` says what they show)."""
+    ident = picture_id(body)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board overview" '
+           f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+           f'aria-label="{esc(title)}" {FONT}><title>{esc(title)}</title>'
+           f'<g id="{ident}">\n{body}</g></svg>', SPLIT, legend_html]
+    if closeups:
+        out.append(f'<div class="closeups">\n<p>{esc(intro)}</p>')
+        for n, c in enumerate(closeups, 1):
+            caption = f"Close-up {n} of {len(closeups)}: {c.caption}"
+            x, y, w, h = c.box
+            pw, ph = c.size
+            out.append(f'<figure class="closeup"><svg xmlns="http://www.w3.org/2000/svg" '
+                       f'class="board closeup" viewBox="{x} {y} {w} {h}" width="{pw}" '
+                       f'height="{ph}" role="img" aria-label="{esc(caption)}" {FONT}>'
+                       f'<use href="#{ident}"/></svg><figcaption>{esc(caption)}</figcaption>'
+                       "</figure>")
+        out.append("</div>")
+    return "\n".join(out)

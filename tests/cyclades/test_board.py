@@ -49,12 +49,24 @@ def _svg(state: dict[str, Any], player: str | None = "ann") -> str:
     return board.svg(C, views.view(state, player), player)
 
 
+def _all(picture: str) -> ET.Element:
+    """The overview, the legend list and the close-ups, in one element (well-formed XML, or
+    this raises)."""
+    return ET.fromstring(f"<div>{picture}</div>")
+
+
 def _root(picture: str) -> ET.Element:
-    return ET.fromstring(picture)
+    """The overview picture (the first ``<svg>``)."""
+    root = _all(picture).find(f"{SVG}svg")
+    assert root is not None
+    return root
 
 
 def _texts(picture: str) -> list[str]:
-    return [x.text or "" for x in _root(picture).iter(f"{SVG}text")]
+    """The picture's texts and the legend's entries."""
+    everything = _all(picture)
+    return [*(x.text or "" for x in everything.iter(f"{SVG}text")),
+            *("".join(x.tail or "" for x in li) for li in everything.iter("li"))]
 
 
 @pytest.mark.parametrize(("name", "players"), maps.boards())
@@ -62,7 +74,9 @@ def test_every_side_is_well_formed_svg_with_its_size(name: str, players: int) ->
     picture = _svg(_state(name, players))
     root = _root(picture)  # well-formed XML, or this raises
     assert maps.load_board(name, players).title in root.findtext(f"{SVG}title", "")
-    assert root.tag == f"{SVG}svg" and picture.count("<svg") == 1
+    assert root.tag == f"{SVG}svg" and picture.startswith("<svg")
+    # The close-ups (issue 14) draw the overview again by reference, never a copy of it.
+    assert picture.count('class="board closeup"') == picture.count("<use href=") >= 2
     box = [int(v) for v in root.attrib["viewBox"].split()]
     assert box[:2] == [0, 0] and box[2] > 400 and box[3] > 300
     assert (root.attrib["width"], root.attrib["height"]) == (str(box[2]), str(box[3]))

@@ -53,8 +53,21 @@ def _staged() -> tuple[dict[str, Any], list[str]]:
     return state, seats
 
 
+def _all(picture: str) -> ET.Element:
+    """The overview, the legend list and the close-ups in one element (well-formed XML, or
+    this raises)."""
+    return ET.fromstring(f"<div>{picture}</div>")
+
+
 def _parse(picture: str) -> ET.Element:
-    return ET.fromstring(picture)  # well-formed XML, or this raises
+    """The overview picture (the first ``<svg>``)."""
+    root = _all(picture).find(f"{NS}svg")
+    assert root is not None
+    return root
+
+
+def _legend(picture: str) -> set[str]:
+    return {"".join(x.tail or "" for x in li) for li in _all(picture).iter("li")}
 
 
 def _units(picture: str) -> list[int]:
@@ -74,8 +87,8 @@ def test_the_picture_has_a_size_and_the_whole_map() -> None:
     w, h = int(root.attrib["width"]), int(root.attrib["height"])
     assert root.attrib["viewBox"] == f"0 0 {w} {h}" and w > 500 and h > 300
     # Every hex of the map is drawn exactly once in the Area and island fills.
-    fills = [p.attrib["d"] for p in root.iter(f"{NS}path")
-             if p.attrib.get("stroke-width") == "0.3"]
+    fills = [p.attrib["d"] for g in root.iter(f"{NS}g") if g.attrib.get("stroke-width") == "0.3"
+             for p in g.iter(f"{NS}path")]
     assert sum(d.count("z") for d in fills) == len(C.map.hexes)
     # Every Area is named, every river and the strait are drawn.
     texts = {t.text for t in root.iter(f"{NS}text")}
@@ -89,13 +102,13 @@ def test_the_legend_names_each_god_with_its_player() -> None:
     state, seats = _staged()
     picture = board.svg(C, RULESET.view(state, seats[0]), seats[0])
     texts = {t.text for t in _parse(picture).iter(f"{NS}text")}
+    legend = _legend(picture)
     for p in seats:
         god = C.gods[state["gods"][p]].name
-        assert f"god {god}: {p}" + (" (you)" if p == seats[0] else "") in texts
+        assert f"god {god}: {p}" + (" (you)" if p == seats[0] else "") in legend
         assert god in texts  # the badge on the map
-    assert "a Hero you spent Power Points on" in texts
-    public = {t.text for t in _parse(board.svg(C, RULESET.view(state, None), None))
-              .iter(f"{NS}text")}
+    assert "a Hero you spent Power Points on" in legend
+    public = _legend(board.svg(C, RULESET.view(state, None), None))
     assert "a Hero you spent Power Points on" not in public
 
 

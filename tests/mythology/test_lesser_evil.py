@@ -545,8 +545,11 @@ def test_303_they_are_shown_face_up_to_everyone() -> None:
         assert RULESET.view(state, who)["lesser"] == state["lesser"]
     context = RULESET.report_public(RULESET.view(state, None))
     items = {area["name"]: area["items"] for area in context["areas"]}
-    assert "Lesser Evil Sciron (67) 3011" in items["Greece"]
-    assert "Pirate Tyrrhenian Pirates (73) 3211" in items["The Sea (eastern Area)"]
+    # Issue 14: each unit with its hex and the hexes next to it (204 E).
+    assert "Lesser Evil Sciron (67) 3011; next: 2910 2911 3010 3012 3110 3111" in \
+        items["Greece"]
+    assert any(x.startswith("Pirate Tyrrhenian Pirates (73) 3211; next: ")
+               for x in items["The Sea (eastern Area) [sea_east]"])
 
 
 # --- a whole game, no bots ----------------------------------------------------------------------

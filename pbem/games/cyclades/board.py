@@ -244,7 +244,7 @@ def _fleet(x: int, y: int, colour: str, n: object, undead: bool = False) -> str:
 def _building(x: int, y: int, colour: str, letter: str) -> str:
     dark = colour in ("#ffffff", "#ef7d00", "#9e9e9e")
     return (draw.rect(x - 4, y - 4, 8, 8, colour, "#333", 0.6)
-            + draw.text(x, y + 2, letter, 5.5 if len(letter) == 1 else 4.5,
+            + draw.text(x, y + 2, letter, 5.5,
                         fill="#000" if dark else "#fff", extra=' font-weight="bold"'))
 
 
@@ -493,14 +493,14 @@ def _panel(c: Components, view: Mapping[str, Any], player: str | None,
 
 # --- the legend ------------------------------------------------------------------------------
 
-def _legend(view: Mapping[str, Any], player: str | None, top: int, width: int,
-            colours: Mapping[str, str]) -> tuple[str, int]:
+def _legend(view: Mapping[str, Any], player: str | None, colours: Mapping[str, str]) -> str:
     def chip(fill: str) -> draw.Symbol:
         return lambda x, y: draw.rect(x - 5, y - 4, 10, 8, fill, COAST, 0.5)
 
     grey = NOBODY
     entries: list[tuple[draw.Symbol, str]] = [
-        (chip(LAND), "territory nobody holds"),
+        (chip(LAND), "territory nobody holds (its name, in small letters, is its id in "
+                     "orders)"),
         (chip(SEA), "sea space (its id below)"),
         (lambda x, y: _cornucopia(x, y), "printed cornucopia"),
         (lambda x, y: _cornucopia(x, y, marker=True), "prosperity marker"),
@@ -527,11 +527,49 @@ def _legend(view: Mapping[str, Any], player: str | None, top: int, width: int,
     ]
     for p in view["game"]["players"]:
         entries.append((chip(_tint(colours[p])), f"{p}" + (" (you)" if p == player else "")))
-    return draw.legend(entries, 6, top, width - 12, column_width=165, line=15)
+    return draw.legend_list(entries, 11)
+
+
+def _focus(board: Board, lay: _Layout, view: Mapping[str, Any],
+           player: str | None) -> tuple[list[draw.Focus], str]:
+    """What the close-ups show, and a sentence that says so: the player's territories,
+    fleets and creature figures; the gazette's (or a player's who has none): everyone's."""
+    def around(where: str, label: str) -> draw.Focus:
+        x, y = lay.anchors[where]
+        return draw.Focus((x - W - 8, y - R + 2, x + W + 8, y + R - 4), label)
+
+    def things(who: set[str]) -> list[draw.Focus]:
+        out = [around(t, board.territories[t].name) for t, x in sorted(
+            view["territories"].items()) if t in board.territories and x.get("owner") in who]
+        out += [around(s, f"sea {s}") for s, x in sorted(view["seas"].items())
+                if s in board.seas and x.get("owner") in who
+                and (x.get("fleets") or x.get("undead_fleets"))]
+        out += [around(str(x["where"]), "a creature figure") for _, x in sorted(
+            view.get("figures", {}).items()) if x.get("owner") in who
+            and x.get("where") in lay.anchors]
+        return out
+
+    if player is not None and (mine := things({player})):
+        return mine, "Close-ups of your territories, fleets and figures:"
+    return things(set(view["game"]["players"])), "Close-ups of the held parts of the board:"
+
+
+def _caption(board: Board, lay: _Layout, box: draw.Box, shown: list[draw.Focus]) -> str:
+    """What a close-up was made for, and the other territories it shows (their names'
+    points are in it)."""
+    x, y, w, h = box
+    names = list(dict.fromkeys(f.label for f in shown))
+    also = [t.name for tid, t in sorted(board.territories.items())
+            if x <= lay.anchors[tid][0] <= x + w and y <= lay.anchors[tid][1] <= y + h
+            and t.name not in names]
+    return ("around " + ", ".join(names) if names else "part of the map") + (
+        f" (also here: {', '.join(also)})" if also else "")
 
 
 def svg(c: Components, view: Mapping[str, Any], player: str | None) -> str:
-    """The board as ``player`` (``None``: the public) sees it in ``view``, with a legend."""
+    """The board as ``player`` (``None``: the public) sees it in ``view``: the overview with
+    its side panel, its legend, and close-ups of the panel and of the player's pieces (the
+    gazette: everyone's)."""
     board = load_board(view["game"]["board"], len(view["game"]["players"]))
     base = _static(board)
     lay = base.layout
@@ -539,12 +577,18 @@ def svg(c: Components, view: Mapping[str, Any], player: str | None) -> str:
     under, territories = _territories(c, board, lay, view, colours)
     panel, panel_bottom = _panel(c, view, player, colours, lay.width + 8)
     width = lay.width + PANEL
-    top = max(lay.height, panel_bottom) + 4
-    legend, extra = _legend(view, player, top, width, colours)
-    body = [base.under, *under, base.over, *territories, *_fleets(board, lay, view, colours),
-            *_figures(c, board, lay, view, colours), panel,
-            f'<line x1="0" y1="{top - 2}" x2="{width}" y2="{top - 2}" stroke="#ccc" '
-            'stroke-width="0.6"/>', legend]
+    height = max(lay.height, panel_bottom) + 4
+    body = "\n".join(b for b in [base.under, *under, base.over, *territories,
+                                 *_fleets(board, lay, view, colours),
+                                 *_figures(c, board, lay, view, colours), panel] if b) + "\n"
     title = (f"Cyclades, {board.title}, cycle {view.get('cycle', 0)}"
              + (f", as {player} sees it" if player else ", public view"))
-    return draw.document(width, top + extra, "\n".join(b for b in body if b) + "\n", title)
+    scale = draw.scale_for(draw.smallest_text(body))
+    focus, intro = _focus(board, lay, view, player)
+    tiles = draw.cover(focus, draw.tile(scale), (lay.width, lay.height), draw.MAX_TILES - 1)
+    closeups = [draw.Closeup(box, scale, _caption(board, lay, box, shown)) for box, shown in tiles]
+    # The side panel, at the scale of its own (larger) texts: players, gods, creature track.
+    closeups.append(draw.Closeup((lay.width, 0, PANEL, panel_bottom), draw.scale_for(
+        draw.smallest_text(panel)), "the players, the gods as bid, the creature track"))
+    return draw.board(body, width, height, title, _legend(view, player, colours), closeups,
+                      intro)

@@ -21,6 +21,10 @@ Every component has a stable snake_case ``id`` (``"poseidon"``, ``"harpy"``,
 ``"great_temple_of_zeus"``), unique across all files, for orders and ledgers. A card that has
 several copies in the deck (``count``) keeps one id: the copies are identical.
 
+Every card (:data:`CARD_KINDS`) has a ``text``: what it does, as the reports print it (issue
+14); a card without one is a problem like any missing key. The texts of a file with a
+``# Source: authored`` line are ours, not the printed cards' (:attr:`Components.authored`).
+
 Cards on the creature track have no price of their own: they cost the price of their slot,
 4, 3 or 2 gold (Cycle 1; :meth:`Components.track_price`). Which kinds of track card take the
 temple discount, can be swapped by Zeus and leave the game instead of the discard pile is
@@ -150,6 +154,15 @@ TRACK_KINDS: Final = ("creature", "hero", "artifact", "egyptian")
 #: Every kind of component, as :meth:`Components.of_kind` takes it.
 KINDS: Final = ("god", "building", *TRACK_KINDS, "favor", "magic_item", "monument",
                 "metropolis")
+#: The kinds of card whose every component carries a ``text`` (issue 14: what the reports
+#: show and the "Cards" appendix lists), and the data file each kind is read from.
+CARD_KINDS: Final = (*TRACK_KINDS, "favor", "magic_item", "monument", "metropolis")
+CARD_FILES: Final = MappingProxyType({
+    "creature": "creatures.toml", "hero": "heroes.toml", "artifact": "artifacts.toml",
+    "egyptian": "egyptians.toml", "favor": "favors.toml", "magic_item": "favors.toml",
+    "monument": "monuments.toml", "metropolis": "metropolises.toml"})
+#: The header line that marks a file's card texts as authored (not the printed cards').
+AUTHORED_MARK: Final = "# Source: authored"
 
 #: A god's ``build.building`` that means "a building of a god above this one on the track"
 #: (Kronos, Titans expansion as we know it).
@@ -424,6 +437,7 @@ class Creature(_Plain):
     placement: str
     effect: Effect
     replaces: str | None
+    text: str = ""  # the effect as reports show it (issue 14)
 
 
 @dataclass(frozen=True)
@@ -439,6 +453,7 @@ class Hero(_Plain):
     strength: int
     retires: bool
     sacrifice: Effect
+    text: str = ""  # the effect as reports show it (issue 14)
 
 
 @dataclass(frozen=True)
@@ -451,6 +466,7 @@ class Artifact(_Plain):
     module: str
     count: int
     power: Effect
+    text: str = ""  # the effect as reports show it (issue 14)
 
 
 @dataclass(frozen=True)
@@ -464,6 +480,7 @@ class Egyptian(_Plain):
     module: str
     count: int
     ability: Effect
+    text: str = ""  # the effect as reports show it (issue 14)
 
 
 @dataclass(frozen=True)
@@ -477,6 +494,7 @@ class Favor(_Plain):
     module: str
     grants: str
     power: Effect
+    text: str = ""  # the effect as reports show it (issue 14)
 
 
 @dataclass(frozen=True)
@@ -488,6 +506,7 @@ class MagicItem(_Plain):
     name: str
     module: str
     effect: Effect
+    text: str = ""  # the effect as reports show it (issue 14)
 
 
 @dataclass(frozen=True)
@@ -501,6 +520,7 @@ class Monument(_Plain):
     module: str
     requires: tuple[str, str]
     power: Effect
+    text: str = ""  # the effect as reports show it (issue 14)
 
 
 @dataclass(frozen=True)
@@ -512,6 +532,7 @@ class SpecialMetropolis(_Plain):
     name: str
     module: str
     power: Effect
+    text: str = ""  # the effect as reports show it (issue 14)
 
 
 TrackCard = Creature | Hero | Artifact | Egyptian
@@ -597,6 +618,9 @@ class Components:
     track: Track
     supplies: Supplies
     rules: Rules
+    #: The card kinds whose texts are authored: their file has an :data:`AUTHORED_MARK`
+    #: line (a user who types in their own copy's texts removes it).
+    authored: frozenset[str] = frozenset()
 
     def _tables(self) -> tuple[Mapping[str, Any], ...]:
         return (self.gods, self.buildings, self.creatures, self.heroes, self.artifacts,
@@ -617,6 +641,14 @@ class Components:
         chosen = set(modules)
         table = self._tables()[KINDS.index(kind)]
         return tuple(c for _, c in sorted(table.items()) if c.module in chosen)
+
+    def cards(self, modules: Iterable[str] = MODULES) -> tuple[Component, ...]:
+        """Every card of :data:`CARD_KINDS` in play with ``modules``, kind by kind and by id
+        within a kind; a creature replaced by one in play (Chiron by Hades's) is left out."""
+        chosen = tuple(modules)
+        out = [card for kind in CARD_KINDS for card in self.of_kind(kind, chosen)]
+        replaced = {c.replaces for c in out if isinstance(c, Creature) and c.replaces}
+        return tuple(c for c in out if c.id not in replaced)
 
     def track_card(self, cid: str) -> TrackCard:
         """A card that goes on the creature track: creature, hero, artifact or Egyptian."""
@@ -1088,7 +1120,7 @@ def _load_creatures(doc: _Table, ids: _Ids, refs: _Refs
             replacing.append((t, replaces))
         out[cid] = Creature(cid, name, module, t.integer("count", 1, 10), t.flag("figure"),
                             t.choice("placement", PLACEMENTS), _effect(t, "effect", refs),
-                            replaces or None)
+                            replaces or None, t.text("text"))
         t.done()
     doc.done()
     return out, lasts, retain, replacing
@@ -1106,7 +1138,7 @@ def _load_heroes(doc: _Table, ids: _Ids, refs: _Refs
     for t in doc.tables("hero", "hero"):
         cid, name, module = _header(t, "hero", ids)
         out[cid] = Hero(cid, name, module, t.integer("count", 1, 10), t.integer("strength", 1, 10),
-                        t.flag("retires"), _effect(t, "sacrifice", refs))
+                        t.flag("retires"), _effect(t, "sacrifice", refs), t.text("text"))
         t.done()
     doc.done()
     return out, gold, priestess, same_turn
@@ -1120,7 +1152,7 @@ def _load_artifacts(doc: _Table, ids: _Ids, refs: _Refs) -> tuple[dict[str, Arti
     for t in doc.tables("artifact", "artifact"):
         cid, name, module = _header(t, "artifact", ids)
         out[cid] = Artifact(cid, name, module, t.integer("count", 1, 10),
-                            _effect(t, "power", refs))
+                            _effect(t, "power", refs), t.text("text"))
         t.done()
     doc.done()
     if out and len(out) != victory:
@@ -1139,7 +1171,7 @@ def _load_egyptians(doc: _Table, ids: _Ids, refs: _Refs
     for t in doc.tables("egyptian", "egyptian"):
         cid, name, module = _header(t, "egyptian", ids)
         out[cid] = Egyptian(cid, name, module, t.integer("count", 1, 10),
-                            _effect(t, "ability", refs))
+                            _effect(t, "ability", refs), t.text("text"))
         t.done()
     doc.done()
     return out, price, per_turn, last
@@ -1154,12 +1186,13 @@ def _load_favors(doc: _Table, ids: _Ids, refs: _Refs
     for t in doc.tables("favor", "favor"):
         cid, name, module = _header(t, "favor", ids)
         favors[cid] = Favor(cid, name, module, t.choice("grants", GRANTS),
-                            _effect(t, "power", refs))
+                            _effect(t, "power", refs), t.text("text"))
         t.done()
     items: dict[str, MagicItem] = {}
     for t in doc.tables("magic_item", "magic_item"):
         cid, name, module = _header(t, "magic_item", ids)
-        items[cid] = MagicItem(cid, name, module, _effect(t, "effect", refs))
+        items[cid] = MagicItem(cid, name, module, _effect(t, "effect", refs),
+                               t.text("text"))
         t.done()
     doc.done()
     return favors, items, count, uses
@@ -1194,7 +1227,8 @@ def _load_monuments(doc: _Table, ids: _Ids, refs: _Refs, buildings: Mapping[str,
         elif len(key) == 2:
             pairs[key] = cid
         first, second = (*key, "", "")[:2]
-        out[cid] = Monument(cid, name, module, (first, second), _effect(t, "power", refs))
+        out[cid] = Monument(cid, name, module, (first, second), _effect(t, "power", refs),
+                            t.text("text"))
         t.done()
     doc.done()
     return out
@@ -1208,7 +1242,8 @@ def _load_metropolises(doc: _Table, ids: _Ids, refs: _Refs
     out: dict[str, SpecialMetropolis] = {}
     for t in doc.tables("metropolis", "metropolis"):
         cid, name, module = _header(t, "metropolis", ids)
-        out[cid] = SpecialMetropolis(cid, name, module, _effect(t, "power", refs))
+        out[cid] = SpecialMetropolis(cid, name, module, _effect(t, "power", refs),
+                                     t.text("text"))
         t.done()
     doc.done()
     if out and face_up > len(out):
@@ -1308,7 +1343,17 @@ def load_uncached(folder: Path = DATA) -> Components:
                   titan_base, titan_step)
     return Components(_frozen(gods), _frozen(buildings), _frozen(creatures), _frozen(heroes),
                       _frozen(artifacts), _frozen(egyptians), _frozen(favors), _frozen(items),
-                      _frozen(monuments), _frozen(metropolises), track, supplies, rules)
+                      _frozen(monuments), _frozen(metropolises), track, supplies, rules,
+                      _authored(folder))
+
+
+def _authored(folder: Path) -> frozenset[str]:
+    """The card kinds whose file carries an :data:`AUTHORED_MARK` line (the files were read
+    once already, so they exist)."""
+    marked = {name for name in set(CARD_FILES.values())
+              if any(line.startswith(AUTHORED_MARK) for line in
+                     (folder / name).read_text(encoding="utf-8").splitlines())}
+    return frozenset(kind for kind, name in CARD_FILES.items() if name in marked)
 
 
 @cache

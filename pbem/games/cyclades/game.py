@@ -29,6 +29,7 @@ from pbem.games.cyclades import (
     battle,
     bidding,
     cycle,
+    forms,
     names,
     report,
     setup,
@@ -321,15 +322,10 @@ class Cyclades(Ruleset):
         return out
 
     def order_form(self, view: Mapping[str, Any], phase: PhaseSpec, player: str) -> str:
-        form = order_form_text(self.name, phase.kind)
         if not view:
-            return form
-        acting = view.get("acting") or {}
-        if phase.kind == "act" and acting.get("queue") and \
-                acting["queue"][acting["index"]][0] == actions.APOLLO:
-            form = report.apollo_form(view, player)  # only the prosperity marker is legal
-        lines = report.situation(self.c, view, phase, player)
-        return "\n".join(lines) + ("\n\n" if lines else "") + form
+            return order_form_text(self.name, phase.kind)
+        # Issue 14: the situation, and examples legal for this player now (forms.py).
+        return forms.order_form(self.c, view, phase, player, self.validate)
 
     def bot_orders(self, view: Mapping[str, Any], phase: PhaseSpec, player: str,
                    rng: Stream) -> Orders:
@@ -344,6 +340,14 @@ class Cyclades(Ruleset):
 
     def report_context(self, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
         return report.mine(self.c, view, player)
+
+    def event_text(self, view: Mapping[str, Any], event: Mapping[str, Any]) -> str:
+        """The ledger's event text with ids named (the ledger bytes are unchanged)."""
+        return report.event_text(self.c, view, event)
+
+    def die_face(self, label: str, value: int) -> str | None:
+        """The face a battle or Hades die shows (Battle 1.2) for the draw's value."""
+        return report.die_face(self.c, label, value)
 
 
 RULESET = Cyclades()

@@ -2,19 +2,26 @@
 
 ``public`` is the same for every reader of a record (the board, the god track and the
 auction transcript, the creature track, everyone's open cards); ``mine`` is the reader's
-own part (their gold, their standing orders); ``situation`` heads an order form with what
-the player knows that bears on it, as comment lines.
+own part (their gold, their standing orders). The order forms are ``forms.py``'s.
 """
 
 from __future__ import annotations
 
-import textwrap
+import contextlib
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.ruleset import PhaseSpec
 from pbem.games.cyclades import bidding
-from pbem.games.cyclades.components import Components
+from pbem.games.cyclades.components import (
+    CARD_KINDS,
+    EFFECTS,
+    GOD_ABOVE,
+    MODULES,
+    Building,
+    Components,
+    God,
+)
 from pbem.games.cyclades.maps import load_board
 from pbem.games.cyclades.state import land_units
 
@@ -26,19 +33,29 @@ def _name(c: Components, cid: str) -> str:
         return cid
 
 
+def _card(c: Components, cid: str) -> str:
+    """A card as the reports show it: ``Charon (charon)``, so that the reader finds it in
+    the "Cards" appendix (issue 14); any other component (a god, a building) by its name."""
+    try:
+        found = c.by_id(cid)
+    except KeyError:
+        return cid
+    return f"{found.name} ({cid})" if found.kind in CARD_KINDS else str(found.name)
+
+
 def _territory_line(c: Components, tid: str, x: Mapping[str, Any], name: str) -> str:
     parts = []
     for key, one, many in (("troops", "troop", "troops"), ("undead", "undead", "undead"),
                            ("titans", "Titan", "Titans")):
         if x[key]:
             parts.append(_plural(x[key], one, many))
-    parts += [_name(c, h) for h in x["heroes"]] + [_name(c, e) for e in x["egyptians"]]
+    parts += [_card(c, h) for h in x["heroes"]] + [_card(c, e) for e in x["egyptians"]]
     things = [_name(c, b) for b in x["buildings"]]
     if x["metropolis"]:
         things.append("METROPOLIS")
     if x["prosperity"]:
         things.append(f"+{x['prosperity']} prosperity")
-    things += [_name(c, a) for a in x["artifacts"]] + [_name(c, m) for m in x["monuments"]]
+    things += [_card(c, a) for a in x["artifacts"]] + [_card(c, m) for m in x["monuments"]]
     if x["necropolis_gold"]:
         things.append(f"{x['necropolis_gold']} gold on the Necropolis")
     owner = x["owner"] or "nobody"
@@ -58,18 +75,20 @@ def public(c: Components, view: Mapping[str, Any]) -> dict[str, Any]:
     seas = [f"{s}: {x['owner']} {_plural(x['fleets'], 'fleet', 'fleets')}" +
             (f", {x['undead_fleets']} undead" if x["undead_fleets"] else "")
             for s, x in sorted(view["seas"].items()) if x["fleets"] or x["undead_fleets"]]
-    figures = [f"{_name(c, f)} of {x['owner']} on {x['where']} (since cycle {x['cycle']})"
+    figures = [f"{_card(c, f)} of {x['owner']} on {x['where']} (since cycle {x['cycle']})"
                for f, x in sorted(view["figures"].items())]
-    track = [f"{i + 1}. {_name(c, g)}" for i, g in enumerate(view["gods"]["track"])]
-    slots = [f"{price} gold: {_name(c, card) if card else 'empty'}" for price, card in
+    track = [f"{i + 1}. {_name(c, g)} ({g})" for i, g in enumerate(view["gods"]["track"])]
+    slots = [f"{price} gold: {_card(c, card) if card else 'empty'}" for price, card in
              zip((4, 3, 2), view["creature_track"]["slots"], strict=False)]
     holdings = []
     for p in view["game"]["players"]:
         h = view["hands"][p]
-        cards = [f"{h[k]} {k}" for k in ("priest", "philosopher", "priestess") if h[k]]
+        cards = [_plural(h[k], k, many) for k, many in (
+            ("priest", "priests"), ("philosopher", "philosophers"),
+            ("priestess", "priestesses")) if h[k]]
         for key in ("heroes", "artifacts", "egyptians", "magic_items", "favors", "monuments",
                     "metropolises"):
-            cards += [_name(c, x) for x in h[key]]
+            cards += [_card(c, x) for x in h[key]]
         mets = sum(1 for x in view["territories"].values()
                    if x["owner"] == p and x["metropolis"])
         holdings.append(f"{p}: {mets} Metropolis(es); " + (", ".join(cards) or "no cards"))
@@ -82,11 +101,15 @@ def public(c: Components, view: Mapping[str, Any]) -> dict[str, Any]:
                 {"title": "On offer", "intro": "what can still be taken, while it is on offer",
                  "lines": offer_lines(c, view)},
                 {"title": "The map", "intro": "every place as orders name it: name (id), "
-                 "cornucopias, neighbours", "lines": map_lines(board, view)}]}
+                 "cornucopias, neighbours", "lines": map_lines(board, view)},
+                {"title": "Cards", "intro": card_intro(c, view), "lines": card_lines(c, view)},
+                {"title": "Gods and buildings", "intro": "what each god does when won, and "
+                 "each building, from the game's data: name (id)",
+                 "lines": god_lines(c, view) + building_lines(c, view)}]}
 
 
 def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
+    return "an" if word[:1].lower() in "aeio" else "a"  # "a University", "an Egyptian"
 
 
 def offer_lines(c: Components, view: Mapping[str, Any]) -> list[str]:
@@ -154,63 +177,186 @@ def map_lines(board: Any, view: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+# --- cards and wording (issue 14) ---------------------------------------------------------
+
+#: The kinds of card as the "Cards" appendix heads them.
+_KIND_TITLES = {"creature": "Creatures", "hero": "Heroes", "artifact": "Artifacts",
+                "egyptian": "Egyptian Reinforcements", "favor": "Divine favors",
+                "magic_item": "Magic items", "monument": "Monuments",
+                "metropolis": "Special Metropolis cards"}
+
+
+def _modules(view: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple((view.get("game") or {}).get("modules") or MODULES)
+
+
+def card_intro(c: Components, view: Mapping[str, Any]) -> str:
+    """The intro of the "Cards" appendix: what the texts are and which are authored."""
+    kinds = {card.kind for card in c.cards(_modules(view))}
+    authored = kinds & c.authored
+    note = ("texts marked [authored] are ours, not the printed cards'" if authored
+            else "the texts of the printed cards")
+    return f"every card of this game: name (id): what it does, rules in parentheses; {note}"
+
+
+def card_lines(c: Components, view: Mapping[str, Any]) -> list[str]:
+    """Every card of the campaign's modules (issue 14: no player needs the data files),
+    grouped by kind, one line each: ``Name (id): text``, authored texts marked."""
+    lines: list[str] = []
+    kind = ""
+    for card in c.cards(_modules(view)):
+        if card.kind != kind:
+            kind = card.kind
+            lines.append(f"{_KIND_TITLES.get(kind, kind)}:")
+        mark = " [authored]" if kind in c.authored else ""
+        lines.append(f"{card.name} ({card.id}): {getattr(card, 'text', '')}{mark}")
+    return lines
+
+
+#: A component id standing alone in a text: not part of a draw label (``hades/c1/1``), a
+#: phase id (``c01.act.apollo``), a unit id (``fleet-1``) or a longer word.
+_ID_EDGE = r"(?<![\w/.-])({})(?![\w/-])(?!\.\w)"
+#: "1 undead_troop(s)", "2 fleet(s)", "1 philosopher card(s)" as the rules write counts.
+_COUNTED = re.compile(r"\b(\d+) ([a-z][a-z_]*(?: [a-z]+)?)\(s\)")
+#: "4 troop, 1 Titan" as the rules write a party: a count of more than one, singular noun.
+_BARE = re.compile(r"\b(\d+) (undead troop|undead fleet|troop|fleet|Titan|titan|priest"
+                   r"|philosopher)\b")
+_PATTERNS: dict[int, tuple[Components, re.Pattern[str], re.Pattern[str]]] = {}
+
+
+def _patterns(c: Components) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    cached = _PATTERNS.get(id(c))
+    if cached is None or cached[0] is not c:
+        ids = sorted({i for table in c._tables() for i in table}, key=lambda i: (-len(i), i))
+        kinds = "|".join(sorted(EFFECTS, key=lambda k: (-len(k), k)))
+        cached = (c, re.compile(_ID_EDGE.format("|".join(ids))),
+                  re.compile(rf"\(({kinds})\)"))
+        _PATTERNS[id(c)] = cached
+    return cached[1], cached[2]
+
+
+def _counted(match: re.Match[str]) -> str:
+    n, what = int(match.group(1)), match.group(2).replace("_", " ")
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def event_text(c: Components, view: Mapping[str, Any], event: Mapping[str, Any]) -> str:
+    """An event as the reports word it (issue 14), built from its ledger ``text`` and the
+    component list alone; the ledger keeps its bytes. A card's raw id becomes its name with
+    the id (``favor_of_zeus`` -> ``Favor of Zeus (favor_of_zeus)``, as in the "Cards"
+    appendix), a god's or building's its name; an effect kind in brackets is spelt out;
+    ``1 fleet(s)`` reads ``1 fleet``. Player and place names are never touched, even if
+    one happens to spell an id."""
+    text = str(event.get("text", ""))
+    ids, kinds = _patterns(c)
+    game = view.get("game") or {}
+    keep = set(game.get("players") or ()) | set(view.get("territories") or ()) \
+        | set(view.get("seas") or ())
+
+    def named(match: re.Match[str]) -> str:
+        cid = match.group(1)
+        if cid in keep:
+            return cid
+        shown = _card(c, cid)
+        name = _name(c, cid)
+        if shown != name and match.string[:match.start()].endswith(f"{name} ("):
+            return cid  # already "Name (id)"
+        return shown
+
+    text = ids.sub(named, text)
+    text = kinds.sub(lambda m: f"({m.group(1).replace('_', ' ')})", text)
+    text = _COUNTED.sub(_counted, text)
+    return _BARE.sub(lambda m: m.group(0) + ("" if m.group(1) == "1" else "s"), text)
+
+
+def die_face(c: Components, label: str, value: int) -> str | None:
+    """The face of the combat die (0,1,1,2,2,3, supplies.toml [die]) that draw ``label`` =
+    ``value`` shows: battle rolls (Battle 1) and Hades's roll (Cycle 5.1) draw the face's
+    index, and the events quote the face (issue 14). None for any other draw."""
+    faces = c.supplies.die
+    if label.split("/", 1)[0] in ("battle", "hades") and 1 <= value <= len(faces):
+        return str(faces[value - 1])
+    return None
+
+
 def mine(c: Components, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
     gold = view.get("gold", {})
     return {"gold": {p: g for p, g in sorted(gold.items())},
             "standing": (view.get("standing") or {}).get(player or "", {})}
 
 
-def apollo_form(view: Mapping[str, Any], player: str) -> str:
-    """The act form of the first player on Apollo (Cycle 7.3, Forgotten 1; the others on
-    Apollo have no act phase): the only action is the prosperity marker, so the form offers
-    that and the figures to keep (8.2, read from this form alone), its example on the
-    player's own first territory, where the marker goes by default."""
-    auction = view.get("auction") or {}
-    first = str(auction.get("prosperity", "") or "")
-    is_first = bool(first) and view.get("pillars", {}).get(first) == player
-    head = ("# You are on Apollo this cycle (Cycle 7.3; Forgotten 1: choosing Apollo is "
-            "skipping one's turn): his gold is paid at once, and nothing else is done")
-    if not is_first:
-        lines = textwrap.wrap(head + ". There is nothing to order: send the form back as "
-                              "it is, or nothing.", 76, subsequent_indent="# ")
-        return "\n".join([*lines, "actions = []", ""])
-    mine = sorted(t for t, x in view["territories"].items() if x["owner"] == player)
-    where = mine[0] if mine else sorted(view["territories"])[0]
-    lines = textwrap.wrap(head + ", but you were the first on Apollo: you place the "
-                          "prosperity marker on any territory (Cycle 7.3), and say which of "
-                          "your figures in their second cycle stay (Cycle 8.2). Sent back "
-                          f"unchanged (or not sent), the marker goes on {where} and every "
-                          "such figure leaves.", 76, subsequent_indent="# ")
-    return "\n".join([*lines, "keep = []             # figures kept a cycle more, a "
-                       "Priestess each (8.2)", "actions = []",
-                       f'# actions = [{{do = "prosperity", territory = "{where}"}}]', ""])
+
+#: The units and cards gods recruit, as the "Gods and buildings" appendix names them.
+_UNITS = {"troop": "troops", "fleet": "fleets", "priest": "Priest cards",
+          "philosopher": "Philosopher cards", "titan": "Titans",
+          "undead_troop": "undead troops", "undead_fleet": "undead fleets"}
+#: God powers (the ``special`` effects of data/gods.toml) in words.
+_SPECIALS = {"swap_track_creature": "discards a creature of the track for the next card of "
+             "the deck (Forgotten 5)",
+             "apollo_income": "takes {amount} gold, {lone_amount} with only one island "
+             "(Forgotten 4); the first player on Apollo places a prosperity marker (7.3)"}
 
 
-def situation(c: Components, view: Mapping[str, Any], phase: PhaseSpec,
-              player: str) -> list[str]:
-    """Comment lines for the top of ``player``'s form (78 columns)."""
-    lines = [f"Cycle {view['cycle']}. Your gold: {view.get('gold', {}).get(player, '?')}. "
-             f"Gods on the track: {', '.join(view['gods']['track'])} (and apollo)."]
-    mine_t = sorted(t for t, x in view["territories"].items() if x["owner"] == player)
-    lines.append("Your territories: " + (", ".join(mine_t) or "none") + ".")
-    if phase.kind == "act":
-        slots = view["creature_track"]["slots"]
-        lines.append("Creature track: " + ", ".join(
-            f"slot {i + 1} ({price} gold) {card or 'empty'}"
-            for i, (price, card) in enumerate(zip((4, 3, 2), slots, strict=False))) + ".")
-    if phase.kind == "deploy":
-        todo = (view.get("to_deploy") or {}).get(phase.active or player, {})
-        lines.append("To deploy: " + (", ".join(f"{n} {k}" for k, n in sorted(todo.items())
-                                                if n) or "nothing") + ".")
-        # The places the form refers to as "listed above" (Setup 9): the territories nobody
-        # holds, and the seas on the shores of this player's territories.
-        board = load_board(view["game"]["board"], len(view["game"]["players"]))
-        free = [f"{board.territory(t).name} ({t})" for t in board.territory_ids
-                if not view["territories"].get(t, {}).get("owner")]
-        lines.append("Territories nobody holds: " + (", ".join(free) or "none") + ".")
-        seas = sorted({s for t in mine_t for s in board.seas_of(t)})
-        lines.append("Seas on the shores of your territories: " + (", ".join(seas) or
-                     "none yet (fleets go next to the territories you take)") + ".")
-    return [part for line in lines
-            for part in textwrap.wrap(line, 76, initial_indent="# ",
-                                      subsequent_indent="#   ")]
+def god_lines(c: Components, view: Mapping[str, Any]) -> list[str]:
+    """Each god of the campaign's modules, written from its data (Cycle 8: recruit, build,
+    move, special), so that the bid and act forms' god ids are explained in the report."""
+    lines = ["Gods:"]
+    for g in c.of_kind("god", _modules(view)):
+        if not isinstance(g, God):
+            continue
+        parts = []
+        if g.recruit is not None:
+            r = g.recruit
+            units = " or ".join(_UNITS.get(u, u) for u in r.units)
+            free = ("the first free" if r.free_when == "always" else
+                    "the first free only from the top of the track") if r.free else ""
+            paid = ("then " + ", ".join(str(price) for price in r.prices) + " gold, one "
+                    "after the other") if r.prices else ""
+            parts.append(f"recruits {units}: " + ", ".join(x for x in (free, paid) if x))
+        if g.build is not None:
+            what = ("the building of a god above him on the track"
+                    if g.build.building == GOD_ABOVE else
+                    f"{_article(_name(c, g.build.building).lower())} "
+                    f"{_name(c, g.build.building)} ({g.build.building})")
+            parts.append(f"builds {what} for {g.build.price} gold")
+        if g.move is not None:
+            m = g.move
+            reach = f" of up to {m.sea_range} seas" if m.sea_range else ""
+            undead = ", each move carrying an undead unit" if m.requires_undead else ""
+            parts.append(f"moves {' and '.join(_UNITS.get(u, u) for u in m.units)} for "
+                         f"{m.price} gold a move{reach}{undead}")
+        if g.special is not None:
+            e = g.special.effect
+            words = _SPECIALS.get(e.kind, e.kind.replace("_", " "))
+            params = {k: v for k, v in e.params}
+            with contextlib.suppress(KeyError, IndexError):
+                words = words.format(**params)
+            cost = f" for {g.special.price} gold" if g.special.price else ""
+            parts.append(f"{words}{cost}" + (", again and again" if g.special.repeatable
+                                               and g.special.price else ""))
+        lines.append(f"{g.name} ({g.id}): " + "; ".join(parts) + ".")
+    return lines
+
+
+def building_lines(c: Components, view: Mapping[str, Any]) -> list[str]:
+    """Each building of the campaign's modules from its data: colour (what Monuments name),
+    defence (Battle 1.1-1.2), creature discount (Cycle 8.4), Metropolis part (Cycle 9)."""
+    lines = ["Buildings:"]
+    for b in c.of_kind("building", _modules(view)):
+        if not isinstance(b, Building):
+            continue
+        facts = [f"{b.colour}, {b.size}"]
+        if b.land_defence:
+            facts.append(f"+{b.land_defence} to the land defender")
+        if b.sea_defence:
+            facts.append(f"+{b.sea_defence} to the sea defender")
+        if b.creature_discount:
+            facts.append(f"{b.creature_discount} gold off each creature")
+        if b.metropolis_part:
+            facts.append("one of the four buildings of a Metropolis")
+        if b.metropolis_wild:
+            facts.append("stands in for any missing building of a Metropolis")
+        if b.monument:
+            facts.append("counts for a Monument")
+        lines.append(f"{b.name} ({b.id}): " + ", ".join(facts) + ".")
+    return lines

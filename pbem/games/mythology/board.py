@@ -41,8 +41,14 @@ PRIZE, HELPER, SHIP, YOURS = "#f2c200", "#8e44ad", "#1f5fa8", "#d00000"
 class _Static:
     width: int
     height: int
-    body: str
+    body: str     # under the pieces: the hexes (each with its tooltip), features, names
+    numbers: str  # over the pieces: every hex's number
     labels: Mapping[str, tuple[int, int]]
+
+
+#: The hex numbers' size and where they stand (their baseline, below the hex's centre): the
+#: smallest text of the map, which sets the close-ups' scale (pbem.core.svg.scale_for).
+NUMBER_SIZE, NUMBER_DROP = 2.8, 6.8
 
 
 def _cell(h: HexId) -> draw.Cell:
@@ -73,27 +79,39 @@ def _label_point(c: Components, aid: str) -> tuple[int, int]:
     return best
 
 
+def _hex_tip(c: Components, h: HexId) -> str:
+    """A hex's tooltip: its number (the orders' name for it), its Area and what is on it."""
+    m, x = c.map, c.map.hexes[h]
+    things = [m.islands[x.island].name if x.island else "",
+              m.forests[x.forest].name if x.forest else "",
+              m.mountains[x.mountain].name if x.mountain else "",
+              m.rivers[x.river].name if x.river else ""]
+    return ", ".join([f"hex {h}: {m.areas[x.area].name}", *(t for t in things if t)])
+
+
 @cache
 def _static(c: Components) -> _Static:
     m = c.map
     width, height = GRID.extent(m.columns, m.rows)
     colours = _colours(c)
     out = []
-    for aid, area in sorted(m.areas.items()):
-        fill = WATER.get(area.kind, colours.get(aid, LAND[0]))
-        cells = "".join(GRID.hexagon(_cell(h)) for h in area.hexes if not m.hexes[h].island)
-        if cells:
-            out.append(f'<path d="{cells}" fill="{fill}" stroke="#8a8a8a" '
-                       f'stroke-width="0.3"/>')
-    islands = "".join(GRID.hexagon(_cell(h)) for i in sorted(m.islands)
-                      for h in m.islands[i].hexes)
-    if islands:
-        out.append(f'<path d="{islands}" fill="{ISLAND}" stroke="#8a8a8a" stroke-width="0.3"/>')
+    # Each hex its own shape with its tooltip (hex number, Area, island, forest, mountain,
+    # river), grouped by colour; what is drawn over them lets the pointer through.
+    fills: dict[str, list[str]] = {}
+    for h, cell in sorted(m.hexes.items()):
+        area = m.areas[cell.area]
+        fill = ISLAND if cell.island else WATER.get(area.kind, colours.get(area.id, LAND[0]))
+        fills.setdefault(fill, []).append(f'<path d="{GRID.hexagon(_cell(h))}">'
+                                          f"{draw.tooltip(_hex_tip(c, h))}</path>")
+    for fill, paths in sorted(fills.items()):
+        out.append(f'<g fill="{fill}" stroke="#8a8a8a" stroke-width="0.3">'
+                   + "".join(paths) + "</g>")
     for features, colour in ((m.forests, FOREST), (m.mountains, MOUNTAIN)):
         tint = "".join(GRID.hexagon(_cell(h)) for f in sorted(features)
                        for h in features[f].hexes)
         if tint:
-            out.append(f'<path d="{tint}" fill="{colour}" fill-opacity="0.3"/>')
+            out.append(f'<path d="{tint}" fill="{colour}" fill-opacity="0.3" '
+                       'pointer-events="none"/>')
     for rid in sorted(m.rivers):
         pts = " ".join(f"{x},{y}" for x, y in (GRID.centre(_cell(h))
                                                for h in m.rivers[rid].hexes))
@@ -107,7 +125,8 @@ def _static(c: Components) -> _Static:
                        f'stroke-width="2.5">{draw.tooltip(m.straits[sid].name)}</line>')
     region = {_cell(h): x.area for h, x in m.hexes.items()}
     out.append(f'<path d="{GRID.borders(region)}" fill="none" stroke="#222" '
-               'stroke-width="1.1" stroke-linecap="round"/>')
+               'stroke-width="1.1" stroke-linecap="round" pointer-events="none"/>')
+    out.append('<g pointer-events="none">')
     for column in range(5, m.columns + 1, 5):
         x, _ = GRID.centre((column, 1))
         out.append(draw.text(x, 7, f"{column:02d}", 5, fill="#555"))
@@ -118,7 +137,15 @@ def _static(c: Components) -> _Static:
     for aid, (x, y) in labels.items():
         out.append(draw.text(x, y - 2, m.areas[aid].name, 6, fill="#303030", halo=True,
                              extra=' font-style="italic" opacity="0.85"'))
-    return _Static(width, height, "\n".join(out), labels)
+    out.append("</g>")
+    numbers = [f'<g class="hexnum" font-size="{NUMBER_SIZE}" text-anchor="middle" '
+               'fill="#333" stroke="#fff" stroke-width="0.5" stroke-opacity="0.8" '
+               'paint-order="stroke" pointer-events="none">']
+    for h in sorted(m.hexes):
+        x, y = GRID.centre(_cell(h))
+        numbers.append(f'<text x="{x}" y="{y + NUMBER_DROP:g}">{h}</text>')
+    numbers.append("</g>")
+    return _Static(width, height, "\n".join(out), "".join(numbers), labels)
 
 
 # --- the pieces ------------------------------------------------------------------------------
@@ -142,7 +169,7 @@ def _lesser(x: float, y: float, scale: float, number: int, pirate: bool) -> str:
 
 
 def _number(x: float, y: float, number: int, scale: float, fill: str) -> str:
-    size = round((4.6 if number < 10 else 4.2) * scale, 1)
+    size = max(round((4.6 if number < 10 else 4.2) * scale, 1), NUMBER_SIZE)
     return (f'<text x="{round(x, 1):g}" y="{round(y + size * 0.36, 1):g}" '
             f'font-size="{size:g}" font-weight="bold" text-anchor="middle" '
             f'fill="{fill}">{number}</text>')
@@ -271,9 +298,10 @@ def _badge_spot(c: Components, area: str, label: tuple[int, int], size: tuple[fl
 
 
 def _gods(c: Components, view: Mapping[str, Any], player: str | None,
-          labels: Mapping[str, tuple[int, int]], out: list[str]) -> None:
+          labels: Mapping[str, tuple[int, int]], out: list[str]) -> dict[str, draw.Focus]:
     """Each god counter as a badge in its seat's colour, near its Area's name and clear of
-    the pieces (a god is in an Area, not on a hex: 203)."""
+    the pieces (a god is in an Area, not on a hex: 203). Returns each player's badge."""
+    badges: dict[str, draw.Focus] = {}
     seats = list(view.get("seats", []))
     by_area: dict[str, list[str]] = {}
     for p in seats:
@@ -300,15 +328,17 @@ def _gods(c: Components, view: Mapping[str, Any], player: str | None,
                                        "#000" if mine else "#fff", 1.2 if mine else 0.5, 2)
                            + draw.text(round(x + w / 2, 1), round(y + 5.4, 1), names[p], 5.4,
                                        fill="#fff", extra=' font-weight="bold"') + "</g>")
+                badges[p] = draw.Focus((round(x, 1), y, round(x + w, 1), y + 7.4),
+                                       f"god {names[p]}")
                 x += w + 1.5
+    return badges
 
 
 def _badge(colour: str) -> draw.Symbol:
     return lambda x, y: draw.rect(x - 5, y - 3.5, 10, 7, colour, "#fff", 0.5, 2)
 
 
-def _legend(c: Components, view: Mapping[str, Any], player: str | None, top: int,
-            width: int) -> tuple[str, int]:
+def _legend(c: Components, view: Mapping[str, Any], player: str | None) -> str:
     def chip(fill: str, opacity: str = "") -> draw.Symbol:
         return lambda x, y: (f'<rect x="{x - 4}" y="{y - 3}" width="8" height="6" '
                              f'fill="{fill}"{opacity} stroke="#8a8a8a" stroke-width="0.3"/>')
@@ -325,12 +355,14 @@ def _legend(c: Components, view: Mapping[str, Any], player: str | None, top: int
          'stroke-width="1.6"/>', "river, strait"),
         (lambda x, y: f'<line x1="{x - 5}" y1="{y}" x2="{x + 5}" y2="{y}" stroke="#222" '
          'stroke-width="1.1"/>', "Area border"),
+        (lambda x, y: draw.text(x, y + 2, "0912", 5.5, fill="#333"),
+         "hex number (as in the orders)"),
         (lambda x, y: _hero(x, y, 1, 1, False), "Hero (number)"),
-        (lambda x, y: _monster(x, y, 1, 33), "Monster (number)"),
+        (lambda x, y: _monster(x, y, 1, 7), "Monster (number)"),
     ]
     if "lesser" in view:
-        entries.append((lambda x, y: _lesser(x, y, 0.9, 65, False), "Lesser Evil (303)"))
-        entries.append((lambda x, y: _lesser(x, y, 0.9, 90, True), "Pirates (303)"))
+        entries.append((lambda x, y: _lesser(x, y, 0.9, 5, False), "Lesser Evil (303)"))
+        entries.append((lambda x, y: _lesser(x, y, 0.9, 9, True), "Pirates (303)"))
     entries += [
         (lambda x, y: _ship(x, y - 4, 1), "with a ship (215)"),
         (lambda x, y: _prize(x, y, 3), "Prize (carried: beside its unit)"),
@@ -344,21 +376,72 @@ def _legend(c: Components, view: Mapping[str, Any], player: str | None, top: int
         god = c.gods[view["gods"][p]].name
         entries.append((_badge(SEATS[n % len(SEATS)]),
                         f"god {god}: {p}" + (" (you)" if p == player else "")))
-    return draw.legend(entries, 6, top, width - 12)
+    return draw.legend_list(entries, 7)
+
+
+def _focus(c: Components, view: Mapping[str, Any], player: str | None,
+           badges: Mapping[str, draw.Focus]) -> tuple[list[draw.Focus], str]:
+    """What the close-ups show, and a sentence that says so: a player's Heroes they spent
+    Power Points on and their god; the gazette's (or a player's without those): every piece
+    on the board and every god."""
+    def hexes(units: Any) -> list[draw.Focus]:
+        out = []
+        for table, u, h in units:
+            x, y = GRID.centre(_cell(h))
+            name = getattr(c, table)[u].name
+            out.append(draw.Focus((x - 2 * GRID.size, y - 2 * GRID.half, x + 2 * GRID.size,
+                                   y + 2 * GRID.half), f"{name} ({u}) in {h}"))
+        return out
+
+    on_board = [(table, int(u), x["hex"]) for table in ("heroes", "monsters", "lesser")
+                for u, x in sorted(view.get(table, {}).items(), key=lambda kv: int(kv[0]))
+                if x.get("status") == "board" and x.get("hex") in c.map.hexes]
+    if player is not None:
+        own = {int(h) for h, t in view.get("my_hero_totals", {}).items() if t > 0}
+        mine = hexes((t, u, h) for t, u, h in on_board if t == "heroes" and u in own)
+        mine += [badges[player]] if player in badges else []
+        if mine:
+            return mine, "Close-ups of the Heroes you spent Power Points on and of your god:"
+    lying = [x["hex"] for table in ("prizes", "helpers") for _, x in sorted(
+        view.get(table, {}).items()) if x.get("hex") in c.map.hexes and not x.get("holder")]
+    spots = [(x - GRID.size, y - GRID.half, x + GRID.size, y + GRID.half)
+             for x, y in (GRID.centre(_cell(h)) for h in lying)]
+    return ([*hexes(on_board), *(draw.Focus(r, "") for r in spots),
+             *(badges[p] for p in sorted(badges))],
+            "Close-ups of the busiest parts of the board:")
+
+
+def _caption(c: Components, box: draw.Box, shown: list[draw.Focus]) -> str:
+    """The hexes a close-up shows (the columns and rows of those whose middle is in it) and
+    the pieces it was made for."""
+    x, y, w, h = box
+    cells = [_cell(k) for k in c.map.hexes
+             if x <= GRID.centre(_cell(k))[0] <= x + w and y <= GRID.centre(_cell(k))[1] <= y + h]
+    cols, rows = [a for a, _ in cells], [b for _, b in cells]
+    where = (f"hexes of columns {min(cols):02d}-{max(cols):02d}, rows {min(rows):02d}-"
+             f"{max(rows):02d}" if cells else "the edge of the map")
+    names = [f.label for f in shown if f.label]
+    if len(names) > 6:
+        names = [*names[:5], f"and {len(names) - 5} more"]
+    return where + (f"; {', '.join(names)}" if names else "")
 
 
 def svg(c: Components, view: Mapping[str, Any], player: str | None) -> str:
-    """The board as ``player`` (``None``: the public) sees it in ``view``, with a legend."""
+    """The board as ``player`` (``None``: the public) sees it in ``view``: the overview, its
+    legend, and close-ups of the player's own pieces (the gazette: the busiest parts)."""
     base = _static(c)
     out = [base.body]
     _lying(c, view, out)
     _units(c, view, out)
-    _gods(c, view, player, base.labels, out)
-    legend, height = _legend(c, view, player, base.height + 2, base.width)
-    out.append(f'<rect x="0" y="{base.height}" width="{base.width}" height="{height + 4}" '
-               'fill="#fff"/>')
-    out.append(legend)
+    out.append(base.numbers)
+    badges = _gods(c, view, player, base.labels, out)
+    body = "\n".join(out) + "\n"
     turn = view.get("turn", "")
     title = f"The Mythology board, Turn {turn}" + (f", as {player} sees it" if player
                                                    else ", public view")
-    return draw.document(base.width, base.height + height + 4, "\n".join(out) + "\n", title)
+    scale = draw.scale_for(draw.smallest_text(body))
+    focus, intro = _focus(c, view, player, badges)
+    tiles = draw.cover(focus, draw.tile(scale), (base.width, base.height))
+    closeups = [draw.Closeup(box, scale, _caption(c, box, shown)) for box, shown in tiles]
+    return draw.board(body, base.width, base.height, title, _legend(c, view, player),
+                      closeups, intro)

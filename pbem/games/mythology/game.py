@@ -15,6 +15,7 @@ from pbem.games.mythology import (
     bot,
     cards,
     fates,
+    forms,
     invariants,
     logsheet,
     moving,
@@ -44,6 +45,9 @@ LESSER_FORM_END = "# --- end of Optional Rule 303"
 #: Likewise the lines of ``orders/mythology/logsheet.toml`` for Optional Rule 301 (the bribe).
 ZEUS_FORM_START = "# --- Optional Rule 301"
 ZEUS_FORM_END = "# --- end of Optional Rule 301"
+#: And of ``orders/mythology/logsheet.toml`` for Optional Rule 302 (Prayer and Sacrifice).
+PRAYER_FORM_START = "# --- Optional Rule 302"
+PRAYER_FORM_END = "# --- end of Optional Rule 302"
 
 
 def _without_lesser(form: str, start: str = LESSER_FORM_START,
@@ -72,6 +76,19 @@ def _comment(line: str) -> tuple[str, ...]:
     """A situation line as form comments, wrapped for mail clients on phones (78 columns).
     The same lines recur from turn to turn and reader to reader: wrapped once each."""
     return tuple(textwrap.wrap(line, 76, initial_indent="# ", subsequent_indent="#     "))
+
+
+#: Said once in every report, above the board (issue 14).
+HEX_NOTE = ("Hexes are numbered column then row, 4 digits: 2511 is column 25, row 11. "
+            "After each Hero, Monster and Lesser Evil counter, \"next:\" lists the hexes next "
+            "to it (204 E), the first step of any path.")
+
+
+def _area_heading(c: Components, area: str) -> str:
+    """An Area by its printed name, and the id orders write when the two differ ("The
+    River Ocean [river_ocean]"); names are accepted too."""
+    name = c.map.areas[area].name
+    return name if name.casefold() == area else f"{name} [{area}]"
 
 
 class Mythology(Ruleset):
@@ -390,11 +407,28 @@ class Mythology(Ruleset):
             form = _without_lesser(form)
         if view and not view.get("options", {}).get("zeus"):
             form = _without_lesser(form, ZEUS_FORM_START, ZEUS_FORM_END)
+        if view and view.get("options", {}).get("prayer") != "on":
+            form = _without_lesser(form, PRAYER_FORM_START, PRAYER_FORM_END)
         if not view or phase.kind not in ("logsheet", "place", "move", "zeus"):
             return form
+        form = self.form_examples(form, view, phase, player)
         lines = (self.zeus_situation(view) if phase.kind == "zeus"
                  else self.situation(view, phase, player))
         return "\n".join(part for line in lines for part in _comment(line)) + "\n\n" + form
+
+    def form_examples(self, form: str, view: Mapping[str, Any], phase: PhaseSpec,
+                      player: str) -> str:
+        """Issue 14: the form's examples with ids legal for ``player`` now (see :mod:`forms`);
+        keys and value types stay those of ``orders/mythology/*.toml``."""
+        c = self.c
+        if phase.kind == "place":
+            return form.replace('\narea = "greece"', f'\narea = "{forms.place(view, player)}"')
+        if phase.kind == "zeus":
+            return forms.rewrite(form, forms.zeus(c, view))
+        if phase.kind == "move":
+            return forms.rewrite(form, forms.move(c, view, player))
+        form = form.replace('\ncard = ""\n', f'\ncard = ""\n{forms.card_line(view)}\n', 1)
+        return forms.rewrite(form, forms.logsheet(c, view, player))
 
     def situation(self, view: Mapping[str, Any], phase: PhaseSpec, player: str) -> list[str]:
         c = self.c
@@ -413,8 +447,8 @@ class Mythology(Ruleset):
                          "and throws Lightning Bolts" + (
                              "; struck this Turn: " + ", ".join(z["bolted"])
                              if z["bolted"] else "") + ".")
-        lines.append("Your god's powers (011; each once a Turn): " + "; ".join(
-            f'"{p.id}": {p.text}' for p in god.powers))
+        lines.append("Your god's powers (011; each once a Turn):")
+        lines += [f'  "{p.id}": {p.text}' for p in god.powers]
         if phase.kind == "logsheet":
             lines.append("Your hand (010; card = \"N\" places one face down):")
             for card in view.get("hand", []):
@@ -483,13 +517,22 @@ class Mythology(Ruleset):
                    rng: Stream) -> Orders:
         return bot.orders(self.c, view, phase, player, rng)
 
+    def event_text(self, view: Mapping[str, Any], event: Mapping[str, Any]) -> str:
+        """An event as reports print it (issue 14): counters by name, no seams. The event's
+        own text and fields are ledger bytes and stay as the rules wrote them."""
+        return names.event_text(self.c, event)
+
     def report_public(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """The board by Area, the gods' names and the Prizes taken off: public, so built
         once per record for every reader."""
         c = self.c
 
         def unit(u: int) -> str:
-            return f"{c.heroes[u].name} ({u})" if u <= 32 else f"{c.monsters[u].name} ({u})"
+            return names.unit_label(c, u)
+
+        def near(hex_id: str) -> str:
+            """Issue 14: the hexes next to a unit (204 E), so no one reads them off the map."""
+            return "; next: " + " ".join(c.map.neighbours(hex_id))
 
         board: dict[str, list[str]] = {}
         carried: dict[int, list[str]] = {}  # unit -> Helpers, then Prizes, it holds
@@ -505,12 +548,12 @@ class Mythology(Ruleset):
                     extra += carried.get(int(u), [])
                     note = f" with {', '.join(extra)}" if extra else ""
                     board.setdefault(c.map.area_of(x["hex"]), []).append(
-                        f"{unit(int(u))} {x['hex']}{note}")
+                        f"{unit(int(u))} {x['hex']}{note}{near(x['hex'])}")
         for u, x in sorted(view.get("lesser", {}).items(), key=lambda kv: int(kv[0])):
             if x["status"] == "board":  # 303: face up, nobody's
                 what = "Pirate" if c.lesser[int(u)].pirate else "Lesser Evil"
                 board.setdefault(c.map.area_of(x["hex"]), []).append(
-                    f"{what} {c.lesser[int(u)].name} ({u}) {x['hex']}")
+                    f"{what} {c.lesser[int(u)].name} ({u}) {x['hex']}{near(x['hex'])}")
         for pid, x in sorted(view["prizes"].items()):
             if x["hex"]:
                 board.setdefault(c.map.area_of(x["hex"]), []).append(
@@ -523,13 +566,13 @@ class Mythology(Ruleset):
         for p, area in view["god_area"].items():
             if area:
                 board.setdefault(area, []).insert(0, f"god {gods[p]} ({p})")
-        areas = [{"name": c.map.areas[a].name, "items": items}
+        areas = [{"name": _area_heading(c, a), "items": items}
                  for a, items in sorted(board.items(), key=lambda kv: c.map.areas[kv[0]].name)]
         off = [f"{c.prizes[p].name} (taken off by {x['off_board']})"
                for p, x in sorted(view["prizes"].items()) if x["off_board"]]
         if "zeus" in view:  # 301: who Zeus is is public
             gods[view["zeus"]["player"]] = "Zeus"
-        return {"gods": gods, "areas": areas, "prizes_off": off}
+        return {"gods": gods, "areas": areas, "prizes_off": off, "hex_note": HEX_NOTE}
 
     def report_context(self, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
         """The reader's own part: the hand and the Log Sheet (the board is in

@@ -9,6 +9,7 @@ whatever the value.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any, TypeGuard
@@ -105,3 +106,65 @@ def player_name(value: Any, players: Iterable[str]) -> str | None:
     if not isinstance(value, str):
         return None
     return next((p for p in players if p.casefold() == value.strip().casefold()), None)
+
+
+# --- the report's wording of the rules' events (issue 14) -------------------------------------
+# The event texts are ledger bytes and never change; reports reword them here, from the
+# event's text and the printed names of the counters (components, public), for the reader.
+
+#: "unit 22", "Hero 5", "hero 18", "Monster 41": a counter by number only.
+_UNIT_REF = re.compile(r"\b(?:[Uu]nit|[Hh]ero|[Mm]onster)\s+(\d+)\b")
+#: Seams where a quoted text that ends its sentence runs into the next: "(204 K).;", ".:".
+_SEAM = re.compile(r"(?<=[\w)\]])\.(?=[;:,])")
+_DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
+
+
+def unit_name(c: Components, unit: int) -> str:
+    """The printed name of a Hero (1-32), Monster (33-64) or Lesser Evil counter (303)."""
+    for table in (c.heroes, c.monsters, c.lesser):
+        if unit in table:
+            return str(table[unit].name)
+    return f"unit {unit}"
+
+
+def unit_label(c: Components, unit: int) -> str:
+    """A counter as reports and forms name it: "Hercules (6)"."""
+    return f"{unit_name(c, unit)} ({unit})"
+
+
+def event_text(c: Components, event: Mapping[str, Any]) -> str:
+    """An event's text as a report prints it: each counter by name (its number in brackets
+    the first time), and no seam where a rule's text is quoted inside another."""
+    text = str(event.get("text", "")).replace(", not unit 0", ", and none was named")
+    if event.get("type") == "special-victory":
+        text = _special_victory(event, text)
+
+    out, last = [], 0
+    for m in _UNIT_REF.finditer(text):
+        unit = int(m.group(1))
+        label = unit_label(c, unit)
+        out.append(text[last:m.start()])
+        if unit_name(c, unit).startswith("unit "):
+            out.append(m.group(0))
+        elif label in text[:m.start()] or label in "".join(out):
+            # The number once is enough: "Menelaus (27) stops: Menelaus may not be moved".
+            out.append(unit_name(c, unit))
+        else:
+            out.append(label)
+        last = m.end()
+    out.append(text[last:])
+    text = "".join(out)
+    return _DOUBLE_STOP.sub(".", _SEAM.sub("", text))
+
+
+def _special_victory(event: Mapping[str, Any], text: str) -> str:
+    """216 G 7 as the rules record it: "bob reveals Fate 31: Fate 31 (216 G 7): 5 per Prize
+    you possess; 2 x 5 = 10 Glory.: +10 (216 G 7)." The report says it once:
+    "bob reveals Fate 31: 5 per Prize you possess; 2 x 5 = 10 Glory: +10 (216 G 7)."."""
+    fate = event.get("fate")
+    head = f"{event.get('player')} reveals Fate {fate}: "
+    tail = f": +{event.get('glory')} (216 G 7)."
+    if not (text.startswith(head) and text.endswith(tail)):
+        return text
+    middle = text[len(head):-len(tail)].removeprefix(f"Fate {fate} (216 G 7): ").rstrip(".")
+    return f"{head}{middle}{tail}"

@@ -333,6 +333,9 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         v["facedown_card"] = state["facedown"][player]
         if player in book.get("played", []):  # 010 F: no other card this Turn
             v["card_played"] = True
+        # 011 C: a power used earlier this Turn is gone (each use was a public event); the
+        # move form offers only the others (issue 14: examples legal now).
+        v["powers_used"] = list(book.get("powers", {}).get(player, []))
         v["fate"] = state["fate_held"][player]
         v["my_logsheets"] = state["logsheets"][player]
         v["my_hero_totals"] = state["hero_totals"][player]
