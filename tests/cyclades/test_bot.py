@@ -45,7 +45,9 @@ def _events(root: Path) -> Counter[str]:
 @pytest.mark.long
 def test_bots_reach_battles_retreats_creatures_and_every_kind_of_action(tmp_path: Path) -> None:
     reports = [simulate.play("cyclades", i, seed="bot", players=None, options={},
-                             resolve=games.get, keep=tmp_path) for i in range(8)]
+                             resolve=games.get, keep=tmp_path) for i in range(4)]
+    # Four games reach every kind below and 14 battles (it was eight: the README's test
+    # command must stay under 4 minutes; .ci/run's soak plays ten more whole games).
     assert all(r.ok for r in reports), [r.problems for r in reports]
     seen = _events(tmp_path)
     missing = {kind: rule for kind, rule in REACHED.items() if not seen[kind]}
@@ -58,7 +60,7 @@ def test_bots_reach_battles_retreats_creatures_and_every_kind_of_action(tmp_path
 def test_titans_board_bots_move_titans_and_make_special_attacks(tmp_path: Path) -> None:
     reports = [simulate.play("cyclades", i, seed="bot", players=4,
                              options={"board": "titans"}, resolve=games.get, keep=tmp_path)
-               for i in range(6)]
+               for i in range(3)]  # three reach both (it was six; the suite's time budget)
     assert all(r.ok for r in reports), [r.problems for r in reports]
     seen = _events(tmp_path)
     assert seen["move|Misc Titans 1"], "no Titan move (Misc Titans 1)"
