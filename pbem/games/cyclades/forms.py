@@ -280,7 +280,10 @@ def _upkeep(f: _Forms) -> dict[str, list[str]]:
     if got:
         out["keep"] = _assign("keep", got["keep"])
     else:
-        out["keep"] = _why("you have neither 2 gold nor a Priestess to pay: no keep example")
+        n = f.c.rules.hero_upkeep_priestess
+        priestess = "a Priestess" if n == 1 else f"{n} Priestesses"
+        out["keep"] = _why(f"you have neither {f.c.rules.hero_upkeep_gold} gold nor "
+                           f"{priestess} to pay: no keep example")
     got = f.first({"release": [h]} for h in reversed(heroes))
     out["release"] = (_assign("release", got["release"]) if got else
                       _why("no release example is legal now"))
@@ -543,21 +546,23 @@ def order_form(c: Components, view: Mapping[str, Any], phase: PhaseSpec, player:
                validate: Validate) -> str:
     """``player``'s form for ``phase`` with the situation and examples legal now."""
     static = order_form_text("cyclades", phase.kind)
-    blocks: dict[str, list[str]] = {}
     if phase.kind == "act" and _god(view) == bidding.APOLLO:
         body = apollo_form(view, player)  # only the prosperity marker is legal
-    else:
-        if phase.kind == "deploy":
-            blocks = _deploy(_Forms(c, view, phase, player, validate))
-        elif phase.kind == "bid":
-            blocks = _bid(_Forms(c, view, phase, player, validate))
-        elif phase.kind == "upkeep":
-            blocks = _upkeep(_Forms(c, view, phase, player, validate))
-        elif phase.kind == "act":
-            blocks = _ActForm(c, view, phase, player, validate).examples()
-        body = fill(static, blocks)
-    lines = situation(c, view, phase, player)
-    return "\n".join(lines) + ("\n\n" if lines else "") + body
+        lines = situation(c, view, phase, player)
+        return "\n".join(lines) + ("\n\n" if lines else "") + body
+    # One stand-in state (and board) serves every example and the situation lines.
+    f = (_ActForm if phase.kind == "act" else _Forms)(c, view, phase, player, validate)
+    blocks: dict[str, list[str]] = {}
+    if phase.kind == "deploy":
+        blocks = _deploy(f)
+    elif phase.kind == "bid":
+        blocks = _bid(f)
+    elif phase.kind == "upkeep":
+        blocks = _upkeep(f)
+    elif isinstance(f, _ActForm):
+        blocks = f.examples()
+    lines = situation(c, view, phase, player, f)
+    return "\n".join(lines) + ("\n\n" if lines else "") + fill(static, blocks)
 
 
 def _name(c: Components, cid: str) -> str:
@@ -567,9 +572,10 @@ def _name(c: Components, cid: str) -> str:
         return cid
 
 
-def _deploy_default(c: Components, board: Board, view: Mapping[str, Any], pillar: str) -> str:
-    """What an unchanged deploy form places (``setup.default_deploy``), in words."""
-    plan = setup.default_deploy(c, board, _state_from_view(view), pillar)
+def _deploy_default(c: Components, board: Board, state: dict[str, Any], pillar: str) -> str:
+    """What an unchanged deploy form places (``setup.default_deploy``, on the stand-in
+    ``state`` of the form), in words."""
+    plan = setup.default_deploy(c, board, state, pillar)
     parts = [f"{e['count']} {what if e['count'] == 1 else what + 's'} on {e[place]}"
              for key, what, place in (("troops", "troop", "territory"),
                                       ("titans", "Titan", "territory"),
@@ -612,8 +618,9 @@ def apollo_form(view: Mapping[str, Any], player: str) -> str:
 
 
 def situation(c: Components, view: Mapping[str, Any], phase: PhaseSpec,
-              player: str) -> list[str]:
-    """Comment lines for the top of ``player``'s form (78 columns)."""
+              player: str, forms: _Forms | None = None) -> list[str]:
+    """Comment lines for the top of ``player``'s form (78 columns); ``forms``: the form's
+    examples, whose board and stand-in state they read (none for Apollo's form)."""
     lines = [f"Cycle {view['cycle']}. Your gold: {view.get('gold', {}).get(player, '?')}. "
              f"Gods on the track: {', '.join(view['gods']['track'])} (and apollo)."]
     mine_t = sorted(t for t, x in view["territories"].items() if x["owner"] == player)
@@ -622,11 +629,11 @@ def situation(c: Components, view: Mapping[str, Any], phase: PhaseSpec,
         slots = view["creature_track"]["slots"]
         lines.append("Creature track: " + ", ".join(
             f"slot {i + 1} ({price} gold) {_name(c, card) if card else 'empty'}"
-            for i, (price, card) in enumerate(zip((4, 3, 2), slots, strict=False))) + ".")
+            for i, (price, card) in enumerate(zip(c.track.prices, slots, strict=False)))
+            + ".")
         god = _god(view)
-        if god in c.gods and god != bidding.APOLLO:
-            board = load_board(view["game"]["board"], len(view["game"]["players"]))
-            place = default_free_place(c, board, _state_from_view(view), god, player)
+        if god in c.gods and god != bidding.APOLLO and forms is not None:
+            place = default_free_place(c, forms.board, forms.state, god, player)
             if place:
                 lines.append(f"{c.god(god).name}'s free recruit goes, unless you say "
                              f"otherwise, to {next(iter(place.values()))}.")
@@ -636,15 +643,17 @@ def situation(c: Components, view: Mapping[str, Any], phase: PhaseSpec,
                                                 if n) or "nothing") + ".")
         # The places the form refers to as "listed above" (Setup 9): the territories nobody
         # holds, and the seas on the shores of this player's territories.
-        board = load_board(view["game"]["board"], len(view["game"]["players"]))
+        board = forms.board if forms is not None else load_board(
+            view["game"]["board"], len(view["game"]["players"]))
         free = [f"{board.territory(t).name} ({t})" for t in board.territory_ids
                 if not view["territories"].get(t, {}).get("owner")]
         lines.append("Territories nobody holds: " + (", ".join(free) or "none") + ".")
         seas = sorted({s for t in mine_t for s in board.seas_of(t)})
         lines.append("Seas on the shores of your territories: " + (", ".join(seas) or
                      "none yet (fleets go next to the territories you take)") + ".")
+        state = forms.state if forms is not None else _state_from_view(view)
         lines.append("Sent back unchanged, this form deploys: " + _deploy_default(
-            c, board, view, phase.active or player) + ".")
+            c, board, state, phase.active or player) + ".")
     return [part for line in lines
             for part in textwrap.wrap(line, 76, initial_indent="# ",
                                       subsequent_indent="#   ")]
