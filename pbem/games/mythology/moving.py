@@ -447,10 +447,7 @@ def review(c: Components, state: State, player: str,
             pos[unit] = h
 
     def name(unit: int) -> str:
-        if kind_of(unit) == "lesser":
-            return f"{c.lesser[unit].name} ({unit})"
-        return f"{c.heroes[unit].name} ({unit})" if unit <= 32 else \
-            f"{c.monsters[unit].name} ({unit})"
+        return names.unit_label(c, unit)
 
     if zeus_game:  # 301 C 4 a: sealed, so never judged at submit
         for h, x in s["heroes"].items():
@@ -1422,11 +1419,7 @@ class Phase:
                        f"{'b' if glory else 'a'})")
 
     def unit_name(self, unit: int) -> str:
-        if kind_of(unit) == "lesser":
-            return f"{self.c.lesser[unit].name} ({unit})"
-        if unit > 32:
-            return f"{self.c.monsters[unit].name} ({unit})"
-        return f"{self.c.heroes[unit].name} ({unit})"
+        return names.unit_label(self.c, unit)
 
 
 def occurrence_targets(c: Components, state: State, hexes: set[str]) -> list[occurrences.Target]:

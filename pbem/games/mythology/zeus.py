@@ -348,8 +348,7 @@ def describe(d: Mapping[str, Any], c: Components) -> list[str]:
 
 
 def unit_name(c: Components, unit: int) -> str:
-    return (f"{c.heroes[unit].name} ({unit})" if unit in HERO_IDS
-            else f"{c.monsters[unit].name} ({unit})")
+    return names.unit_label(c, unit)
 
 
 def record(c: Components, state: State, d: dict[str, Any]) -> tuple[list[Event], list[Event]]:
