@@ -15,6 +15,7 @@ from pbem.core.ruleset import Ruleset
 BUILTIN: dict[str, str] = {
     "conformance": "pbem.games.conformance:RULESET",
     "mythology": "pbem.games.mythology.game:RULESET",
+    "mythology-basic": "pbem.games.mythology.basic.game:RULESET",
     "cyclades": "pbem.games.cyclades.game:RULESET",
 }
 
