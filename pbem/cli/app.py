@@ -88,9 +88,11 @@ def games() -> None:
     """List the games this installation can run."""
     from pbem import games as registry
 
-    for name in registry.names():
+    found = registry.names()
+    width = max(map(len, found), default=0)
+    for name in found:
         rs = registry.get(name)
-        typer.echo(f"{name:14} {rs.title} ({rs.min_players}-{rs.max_players} players)")
+        typer.echo(f"{name:{width}}  {rs.title} ({rs.min_players}-{rs.max_players} players)")
 
 
 @app.command()
