@@ -112,6 +112,33 @@ def famine_halve(number: int) -> int:
     return number // 20 * 10
 
 
+def defense_now(base: int, *, helpers: int = 0, famines: int = 0, bonus: int = 0) -> int:
+    """A Hero's Defense Number as it stands at this moment of the Turn: the one number that
+    every rule saying "Defense Number" compares with (206 D 3 Combat, 210 G 1-6 Divine
+    Occurrences, 215 F 2 ships). Issue 15: a Famine's halving "for the remainder of the game
+    Turn" and the Turn's "+N" effects hold for all of them, not for Combat alone.
+
+    * ``base``: the printed Defense Number (005 B); for Hercules against a Divine Occurrence,
+      120 (214 B), which then takes the Turn's effects as his printed number would.
+    * ``helpers``: the Defense bonuses of his Hero Helpers (211 E: "his Defense number would
+      become 73"). The caller passes 0 where 211 C keeps Helpers out: a Divine Occurrence
+      ("no effect when the Hero is the victim") and a ship roll (211 C names only Combat and
+      capturing a Prize).
+    * ``famines``: how many Famines struck him this Turn (210 G 6); each halves the number as
+      it stands, rounded down to the nearest ten (:func:`famine_halve`).
+    * ``bonus``: the Turn's "Defense Number +N for the rest of the Turn": cards and god powers
+      (the ``defense`` effect, 207 A 2-3) and Prayer or Sacrifice (302 F: "for an entire game
+      Turn"). Added after the halving, undiminished: each lasts as its own text says, for the
+      rest of the Turn, whether it came before or after the Famine.
+    """
+    if famines < 0:
+        raise ValueError("a Hero is struck by Famine 0 or more times (210 G 6)")
+    number = base + helpers
+    for _ in range(famines):
+        number = famine_halve(number)
+    return number + bonus
+
+
 def effective(
     base_attack: int,
     base_defense: int,
@@ -120,7 +147,8 @@ def effective(
     aid: int = 0,
     ailment: int = 0,
     helpers: Sequence[tuple[int, int, int]] = (),
-    famine: bool = False,
+    famine: int = 0,
+    defense_bonus: int = 0,
 ) -> tuple[int, int, int | None, int]:
     """The numbers a unit fights with: ``(attack, defense, magic, magic_penalty)``.
 
@@ -129,7 +157,11 @@ def effective(
       (possibly negative) to Attack and Defense; its magic penalty is added to any magical roll
       made against the Hero (Zestes + Helmet of Invisibility: Defense 73, Attack 30, +20).
     * 210 G 6 Famine: Defense AND Attack halved, rounded down to the nearest ten
-      (:func:`famine_halve`).
+      (:func:`famine_halve`), once for each Famine that struck the Hero this Turn (``famine``:
+      a count; ``True`` is one).
+    * ``defense_bonus``: the Turn's +N Defense effects (cards, powers, Prayer), added after
+      the halving; the Defense is :func:`defense_now`, the same number the Divine Occurrences
+      and the ship roll use.
 
     Order: Aid/Ailment and Helpers first, Famine halving last. 211 E says that with a Helper the
     Hero's "Defense number would become 73" and 207 A 1 that Aid increases "its Attack Number":
@@ -143,16 +175,16 @@ def effective(
     """
     if aid < 0 or ailment < 0:
         raise ValueError("Aid and Ailment are counted in non-negative points (207 A 1)")
+    famines = int(famine)
     attack = base_attack + 10 * aid - 10 * ailment
-    defense = base_defense
     penalty = 0
-    for helper_attack, helper_defense, helper_penalty in helpers:
+    for helper_attack, _, helper_penalty in helpers:
         attack += helper_attack
-        defense += helper_defense
         penalty += helper_penalty
-    if famine:
+    for _ in range(famines):
         attack = famine_halve(attack)
-        defense = famine_halve(defense)
+    defense = defense_now(base_defense, helpers=sum(h[1] for h in helpers), famines=famines,
+                          bonus=defense_bonus)
     return attack, defense, base_magic, penalty
 
 
@@ -423,7 +455,10 @@ def _hero_attacks_monster(hero: Fighter, monster: Fighter, stream: Stream, label
 def remorse(hercules_attack: int, stream: Stream, label: str) -> tuple[bool, dict[str, Any]]:
     """214 A 3 a: after a combat Hercules took part in, a two-digit roll LESS than his Attack
     Number fills him with remorse (equal is not enough). ``hercules_attack`` is the Attack
-    Number he fought with. The roll is drawn as ``<label>/remorse``."""
+    Number he fought with (:attr:`Fighter.attack`): "Hercules' Attack Number" with everything
+    that made it so in that Combat (Aid and Ailment, 207 A 1; Helpers, 211 E; Famine, 210 G 6;
+    a card or power, 207 A 2-3), not the printed 40 (issue 15, docs/games/mythology.md). The
+    roll is drawn as ``<label>/remorse``."""
     if not _LABEL.fullmatch(label):
         raise ValueError(f"remorse label must be 1-150 printable ASCII characters without "
                          f"spaces: {label!r}")

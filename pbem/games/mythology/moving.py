@@ -866,11 +866,11 @@ class Phase:
         ail = sum(sheet(self.s, p).ailment.get(unit, 0) for p in self.s["seats"])
         helpers = [(self.c.helpers[x].attack, self.c.helpers[x].defense, self.c.helpers[x].magic)
                    for x in helpers_of(self.s, unit)]
+        famines, bonus = turn_defense(self.s, unit)  # 210 G 6; the Turn's +N Defense
         a, d, mg, pen = combat.effective(h.attack, h.defense, h.magic, aid=aid, ailment=ail,
-                                         helpers=helpers,
-                                         famine=unit in self.effects.get("famine", []))
-        da, dd, dm = cards.modifiers(self.s, unit)  # 207 A 2-3: cards and god powers
-        return combat.Fighter(unit, "hero", a + da, d + dd, None if mg is None else mg + dm,
+                                         helpers=helpers, famine=famines, defense_bonus=bonus)
+        da, _, dm = cards.modifiers(self.s, unit)  # 207 A 2-3: cards and god powers
+        return combat.Fighter(unit, "hero", a + da, d, None if mg is None else mg + dm,
                               hercules=unit == self.herc, magic_penalty=pen)
 
     # -- 301 C 4 a: Zeus's Lightning Bolt on a hex --
@@ -1074,10 +1074,14 @@ class Phase:
             return False
         roll = self.rng.public.two_digit(f"{self.label}/ship/{hero}")
         roll += int(cards.effects(self.s)["ship"].pop(str(hero), 0))  # a card or power
-        ok = roll <= self.c.heroes[hero].defense
+        # "the Hero counter's Defense number" as it stands (issue 15): halved by a Famine,
+        # raised by the Turn's +N Defense; no Helper (211 C: Combat and Prizes only).
+        famines, bonus = turn_defense(self.s, hero)
+        defense = combat.defense_now(self.c.heroes[hero].defense, famines=famines, bonus=bonus)
+        ok = roll <= defense
         self.events.append({"type": "ship-roll", "hero": hero, "roll": roll, "success": ok,
                             "text": f"{name} tries for a ship: {roll} against Defense "
-                            f"{self.c.heroes[hero].defense}: {'a ship' if ok else 'no ship'}"
+                            f"{defense}: {'a ship' if ok else 'no ship'}"
                             " (215 F 2)."})
         if ok:
             self.s["ships"].append(hero)
@@ -1303,7 +1307,10 @@ class Phase:
             who = responsible if killer == a else control.controller(points_on(self.s, d))
             self.after_kill(dead, killer=killer, responsible=who)
         if self.herc in (a, d) and self.herc not in result.killed:
-            remorse, event = combat.remorse(self.c.heroes[self.herc].attack, self.rng.public,
+            # 214 A 3 a: "Hercules' Attack Number": the one he fought with (Aid, Helpers,
+            # Famine, a card), not the printed number (issue 15).
+            fought_with = fa.attack if a == self.herc else fd.attack
+            remorse, event = combat.remorse(fought_with, self.rng.public,
                                             f"{self.label}/c{a}-{d}")
             self.events.append(event)
             if remorse:
@@ -1422,15 +1429,32 @@ class Phase:
         return names.unit_label(self.c, unit)
 
 
+def turn_defense(state: State, hero: int) -> tuple[int, int]:
+    """What this Turn has done so far to a Hero's Defense Number: ``(famines, bonus)``, the
+    Famines that struck him (210 G 6, "for the remainder of the game Turn") and the sum of the
+    Turn's "+N Defense" effects on him (cards and powers, the ``defense`` effect; Prayer and
+    Sacrifice, 302 F). :func:`pbem.games.mythology.combat.defense_now` turns them into the
+    Defense Number he has now, for Combat (:meth:`Phase.fighter`), the Divine Occurrences
+    (:func:`occurrence_targets`) and the ship roll (:meth:`Phase.get_ship`) alike."""
+    famines = list(state["turn_effects"].get("famine", [])).count(hero)
+    return famines, cards.modifiers(state, hero)[1]
+
+
 def occurrence_targets(c: Components, state: State, hexes: set[str]) -> list[occurrences.Target]:
     """The Heroes a Divine Occurrence may strike in ``hexes`` (210 H), less those a card or
-    power protects this Turn."""
+    power protects this Turn; each with what the Turn did to his Defense (issue 15: a Famine
+    earlier in the Turn, a +N Defense), which :func:`occurrences.occurrence_defense` applies."""
     herc = hercules_id(c)
     protected = cards.effects(state)["protect"]
-    return [occurrences.Target(int(h), c.heroes[int(h)].defense, c.map.is_land(x["hex"]),
-                               int(h) in state["ships"], int(h) == herc)
-            for h, x in sorted(state["heroes"].items(), key=lambda kv: int(kv[0]))
-            if x["status"] == "board" and x["hex"] in hexes and int(h) not in protected]
+    out = []
+    for h, x in sorted(state["heroes"].items(), key=lambda kv: int(kv[0])):
+        if x["status"] != "board" or x["hex"] not in hexes or int(h) in protected:
+            continue
+        famines, bonus = turn_defense(state, int(h))
+        out.append(occurrences.Target(int(h), c.heroes[int(h)].defense, c.map.is_land(x["hex"]),
+                                      int(h) in state["ships"], int(h) == herc,
+                                      famines=famines, bonus=bonus))
+    return out
 
 
 def resolve(c: Components, state: State, player: str, orders: Mapping[str, Any],

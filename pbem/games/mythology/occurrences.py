@@ -22,11 +22,18 @@ Interpretation decisions (see ``docs/games/mythology.md``):
   the Area (G 4-6). A Hero aboard a ship counts as at sea, not in a land hex, even in a coastal
   hex (215 C, 215 I): an Earthquake or Volcano never touches him and a Tempest always may.
 * 210 H: only Heroes are ever affected, so the only input is a list of Heroes.
+* "Defense Number" is the Hero's Defense as it stands when the roll is made
+  (:func:`pbem.games.mythology.combat.defense_now`, issue 15): halved by each Famine that
+  struck him earlier in the Turn (210 G 6, "for the remainder of the game Turn") and raised by
+  the Turn's "+N Defense" effects of cards, powers and Prayer (302 F); never by a Helper
+  (211 C: "no effect when the Hero is the victim of a Divine Occurrence"). The caller says
+  what the Turn did (:attr:`Target.famines`, :attr:`Target.bonus`).
 * 214 B: for any occurrence Hercules' Defense is 120 whatever his counter (or a Helper, which
-  does not help against occurrences either, 211 C) says; the god who kills Hercules with an
-  occurrence loses 10 Glory at once (:attr:`OccurrenceResult.glory`). The Glory gained or lost
-  for other Heroes killed by an occurrence (216 G 4 d, at most 2) needs the Control totals and is
-  the caller's.
+  does not help against occurrences either, 211 C) says; the Turn's effects apply to that 120
+  as to any Hero's printed number (a Famine that reached him halves it to 60). The god who
+  kills Hercules with an occurrence loses 10 Glory at once (:attr:`OccurrenceResult.glory`).
+  The Glory gained or lost for other Heroes killed by an occurrence (216 G 4 d, at most 2)
+  needs the Control totals and is the caller's.
 * Pestilence (G 5): the Hero may not be moved by any player for the rest of the game Turn (what
   has already moved stays moved). Famine (G 6): Defense and Attack are halved and rounded down
   to the nearest ten (:func:`halve_to_ten`) for the remainder of the game Turn; the caller keeps
@@ -40,7 +47,7 @@ from dataclasses import dataclass
 
 from pbem.core.dice import Stream
 from pbem.core.ruleset import Event
-from pbem.games.mythology.combat import famine_halve
+from pbem.games.mythology.combat import defense_now, famine_halve
 
 #: 009 E 2: Log Sheet codes of the six Divine Occurrences.
 EARTHQUAKE, TEMPEST, VOLCANO, PLAGUE, PESTILENCE, FAMINE = "E", "T", "V", "P", "Pe", "F"
@@ -97,8 +104,10 @@ CODES: tuple[str, ...] = tuple(SPECS)
 class Target:
     """A Hero the caller puts in the way of an occurrence (in the Area, or the hex for V).
 
-    ``on_land``: the Hero's hex contains land; ``on_ship``: he is aboard a ship (215).
-    ``hercules``: this is Hercules, whose Defense is 120 against occurrences (214 B).
+    ``defense``: his printed Defense Number; ``on_land``: the Hero's hex contains land;
+    ``on_ship``: he is aboard a ship (215). ``hercules``: this is Hercules, whose Defense is
+    120 against occurrences (214 B). ``famines``: the Famines that struck him earlier this Turn
+    (210 G 6); ``bonus``: the Turn's "+N Defense" effects on him (cards, powers, Prayer 302).
     """
 
     hero: int
@@ -106,6 +115,8 @@ class Target:
     on_land: bool
     on_ship: bool
     hercules: bool = False
+    famines: int = 0
+    bonus: int = 0
 
 
 @dataclass(frozen=True)
@@ -144,8 +155,26 @@ def modifier(code: str, points: int) -> int:
 
 
 def occurrence_defense(target: Target) -> int:
-    """The Defense compared with the roll: 120 for Hercules (214 B), else the printed one."""
-    return HERCULES_OCCURRENCE_DEFENSE if target.hercules else target.defense
+    """The Defense compared with the roll: the Hero's Defense Number as it stands now
+    (:func:`~pbem.games.mythology.combat.defense_now`): from 120 for Hercules (214 B), else
+    from the printed one; no Helper (211 C); halved per Famine this Turn (210 G 6); plus the
+    Turn's +N Defense."""
+    base = HERCULES_OCCURRENCE_DEFENSE if target.hercules else target.defense
+    return defense_now(base, famines=target.famines, bonus=target.bonus)
+
+
+def _defense_note(target: Target) -> str:
+    """Why the Defense compared is not the printed one, for the event text ("" if it is)."""
+    if not target.famines and not target.bonus:
+        return " (Hercules: Defense 120 against occurrences, 214 B)" if target.hercules else ""
+    parts = ["Hercules: 120 against occurrences, 214 B" if target.hercules
+             else f"printed {target.defense}"]
+    if target.famines:
+        times = "" if target.famines == 1 else f" {target.famines} times"
+        parts.append(f"halved{times} by Famine this Turn, 210 G 6")
+    if target.bonus:
+        parts.append(f"{target.bonus:+d} for the Turn")
+    return " (" + "; ".join(parts) + ")"
 
 
 def exposed(code: str, target: Target) -> bool:
@@ -221,7 +250,7 @@ def resolve(code: str, points: int, targets: Sequence[Target], stream: Stream,
         defense = occurrence_defense(t)
         base: Event = {"type": "occurrence_effect", "code": code, "hero": t.hero,
                        "defense": defense, "total": total}
-        herc = " (Hercules: Defense 120 against occurrences, 214 B)" if t.hercules else ""
+        herc = _defense_note(t)
         if not exposed(code, t):
             why = "is aboard a ship" if s.exposed == LAND else "is not aboard a ship"
             events.append(base | {"effect": "not_exposed", "text":

@@ -56,7 +56,23 @@ class Offer:
 
 
 def may_give(state: State, player: str, offer: Offer) -> str:
-    """302 I a-b: what the god may give; '' when all of it, else why not."""
+    """302 I a-b: what the god may give; '' when all of it, else why not.
+
+    * I a, a Prize: "previously captured and removed from the play of the game by the
+      Sacrificing player" (216 G 2 e: ``off_board`` is he, and it was not given away in a
+      Sacrifice already), "or be in the Hex with a Hero that player controls and who has
+      previously captured the Prize": carried by a Hero he Controls now (208 H). A carried
+      Prize is always with the Hero who captured it (212 G: it cannot be taken from him), so
+      it does not matter which god's phase that capture was made in. A Prize its Hero left in
+      a hex (212 G) is free again and must be captured anew first (212 F).
+    * I b, a Helper: "the property of one of the Sacrificing player's Controlled Heroes". (Its
+      second case, a Helper "removed from the game by that player and in his possession",
+      cannot arise here: no rule of the game takes a Helper off the board but a Sacrifice.)
+    """
+    for items, what in ((offer.helpers, "Helper"), (offer.prizes, "Prize")):
+        twice = next((x for x in items if items.count(x) > 1), None)
+        if twice is not None:
+            return f"{what} {twice} is offered twice; a counter is given once (302 I)"
     for h in offer.helpers:
         holder = state["helpers"].get(h, {}).get("holder", 0)
         if not holder or control.controller(_points(state, holder)) != player:
@@ -65,9 +81,8 @@ def may_give(state: State, player: str, offer: Offer) -> str:
         x = state["prizes"].get(p)
         if x is None:
             return f"there is no Prize {p}"
-        mine = x["off_board"] == player or (
-            x["holder"] and x.get("captured_by") == player
-            and control.controller(_points(state, x["holder"])) == player)
+        mine = (x["off_board"] == player and not x.get("sacrificed")) or (
+            x["holder"] and control.controller(_points(state, x["holder"])) == player)
         if not mine:
             return f"Prize {p} was not captured and kept by {player} (302 I a)"
     return ""
