@@ -54,9 +54,11 @@ def final(state: dict[str, Any]) -> list[dict[str, Any]]:
             add(state, p, each)
         events.append({"type": "prizes-left", "prizes": left, "players": monsters,
                        "vp": text(each), "text": f"{len(left)} Prizes are still on the board: "
-                       f"{PRIZE_LEFT_VP} VP each, divided among the {len(monsters)} Monster "
-                       f"players: +{shown(each)} to each of {', '.join(monsters)} "
-                       "(Basic Win 1C)."})
+                       f"{PRIZE_LEFT_VP} VP each, "
+                       + (f"divided among the {len(monsters)} Monster players: +{shown(each)} "
+                          f"to each of {', '.join(monsters)}" if len(monsters) > 1 else
+                          f"to the only Monster player: +{shown(each)} to {monsters[0]}")
+                       + " (Basic Win 1C)."})
     score = {p: vp(state, p) for p in state["seats"]}
     for group in state["alliances"]:
         share = sum((score[p] for p in group), Fraction(0)) / len(group)

@@ -47,18 +47,21 @@ def place_units(c: Components, stream: Stream) -> dict[str, str]:
     hex of it. Returns unit (as str) -> hex."""
     board = c.map
     areas = unit_areas(board)
-    free = {a: sorted(h for h in board.areas[a].hexes if board.is_land(h)) for a in areas}
     count = dict.fromkeys(areas, 0)
-    placed: dict[str, str] = {}
     units = stream.shuffle([*sorted(c.heroes), *sorted(c.monsters)], "setup/units")
-    for unit in units:
+    area_of: dict[int, str] = {}
+    for unit in units:  # the fill rule first, then the hexes: two runs of draws to read
         fewest = min(count.values())
         open_areas = [a for a in areas if count[a] == fewest]
         area = open_areas[0] if len(open_areas) == 1 else stream.choice(
             open_areas, f"setup/area/{unit}")
-        hex_id = stream.choice(free[area], f"setup/hex/{unit}")
-        free[area].remove(hex_id)
         count[area] += 1
+        area_of[unit] = area
+    free = {a: sorted(h for h in board.areas[a].hexes if board.is_land(h)) for a in areas}
+    placed: dict[str, str] = {}
+    for unit in units:
+        hex_id = stream.choice(free[area_of[unit]], f"setup/hex/{unit}")
+        free[area_of[unit]].remove(hex_id)
         placed[str(unit)] = hex_id
     return dict(sorted(placed.items(), key=lambda kv: int(kv[0])))
 

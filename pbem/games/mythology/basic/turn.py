@@ -465,8 +465,8 @@ class Turn:
         scoring.add(s, winner_player, Fraction(scoring.UNIT_VP))
         cut = f" (cut from {asked}: Power Points left)" if asked != aid else ""
         how = " (the fight the rules still require, Basic Resolution 4)" if default else ""
-        self.say("fight", f"In {hex_id}, {label(c, att)} (aid {aid}{cut}, {self.player}) "
-                 f"fights {label(c, dfn)} (aid {d_aid}, {opp}){how}: "
+        self.say("fight", f"In {hex_id}, {self.player}'s {label(c, att)} fights "
+                 f"{label(c, dfn)}{how}; aid {aid}{cut} against {d_aid} from {opp}: "
                  + "; tie, again: ".join(rolls) + f". {label(c, loser)} is removed; "
                  f"{winner_player} +{scoring.UNIT_VP} VP (Basic Resolution 1-3, Win 1A).",
                  hex=hex_id, attacker=att, defender=dfn, aid=aid, defender_player=opp,
