@@ -366,7 +366,8 @@ class BrowserDemo:
 #: The demos the browser tests open: (game, players, seed). One of each per session: the
 #: browser tests share one xdist worker (``in_browser``), so each is played and its site
 #: built once, not once per test module (about 20 s of the suite's budget).
-BROWSER_DEMOS = {"mythology": (2, "site"), "cyclades": (3, "a11y")}
+BROWSER_DEMOS = {"mythology": (2, "site"), "cyclades": (3, "a11y"),
+                 "mythology-basic": (2, "a11y")}
 
 
 @pytest.fixture(scope="session")
