@@ -176,7 +176,8 @@ def test_basic_pp_6_defence_spends_the_defenders_points_and_reserve_holds() -> N
 def test_basic_move_1_only_units_the_player_favours() -> None:
     s = arrange(units={HERCULES: G1, HYDRA: G3})
     found = problems(s, {"god": "greece", "move": [{"unit": HYDRA, "path": [G4]}]})
-    assert found and "Basic Move 1" in found[0]
+    assert found and "Lernaean Hydra (35) is a Monster; you favour heroes" in found[0]
+    assert "Basic Move 1" in found[0]
 
 
 def test_basic_move_3_only_units_that_began_in_the_gods_area() -> None:

@@ -174,10 +174,10 @@ def plan(c: Components, state: State, player: str, orders: Mapping[str, Any]
         if unit is None:
             continue
         if kind(c, unit) != side:
-            problems.append(Problem(f"{where} unit", f"{label(c, unit)} is a "
-                                    f"{kind(c, unit)[:-1]}; you favour {side} and may move "
-                                    f"only them (Basic Move 1, Prep 9)", "one of your "
-                                    f"{side}"))
+            what = "Hero" if kind(c, unit) == HEROES else "Monster"
+            problems.append(Problem(f"{where} unit", f"{label(c, unit)} is a {what}; you "
+                                    f"favour {side} and may move only them (Basic Move 1, "
+                                    "Prep 9)", f"one of your {side}"))
             continue
         if unit not in began:
             problems.append(Problem(f"{where} unit", f"{label(c, unit)} is no longer on the "
@@ -398,8 +398,9 @@ class Turn:
         self.remaining_fights(len(p.fights))
         for cap in p.captures:
             self.capture(cap)
-        self.say("pp", f"{self.player} has {s['pp'][self.player]} Power Points left this "
-                 "Game Turn (Basic PP 3).", player=self.player, left=s["pp"][self.player])
+        left = s["pp"][self.player]
+        self.say("pp", f"{self.player} has {left} Power Point{'' if left == 1 else 's'} left "
+                 "this Game Turn (Basic PP 3).", player=self.player, left=left)
 
     def units_at(self, hex_id: str, side: str) -> list[int]:
         return sorted(int(u) for u, h in self.state["units"].items()
@@ -410,9 +411,11 @@ class Turn:
         start = self.state["units"][str(m.unit)]
         self.state["units"][str(m.unit)] = m.path[-1]
         self.spend(self.player, m.cost)
-        attack = f" and attacks (Basic PP 5B, Combat 2: {ATTACK_COST})" if m.attacks else ""
-        self.say("move", f"{label(c, m.unit)} moves {'-'.join((start, *m.path))}{attack}: "
-                 f"{m.cost} Power Points (Basic PP 5A: {HEX_COST} a hex).", unit=m.unit,
+        attack = (f", attacking: {m.cost} Power Points ({HEX_COST} a hex, Basic PP 5A; "
+                  f"{ATTACK_COST} to attack, PP 5B, Combat 2)" if m.attacks else
+                  f": {m.cost} Power Points ({HEX_COST} a hex, Basic PP 5A)")
+        self.say("move", f"{label(c, m.unit)} moves {'-'.join((start, *m.path))}{attack}.",
+                 unit=m.unit,
                  path=list(m.path), cost=m.cost, attacks=m.attacks)
 
     def listed_fight(self, k: int, f: Fight) -> None:
