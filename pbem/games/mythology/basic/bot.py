@@ -20,7 +20,7 @@ defence policy. Every choice comes from ``rng``; every order it gives passes
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from pbem.core.dice import Stream
@@ -54,10 +54,11 @@ def enemy_hexes(c: Components, state: Mapping[str, Any], side: str) -> dict[str,
     return out
 
 
-def reach(c: Components, start: str, enemies: Mapping[str, Any], steps: int) -> dict[str, Path]:
-    """Every hex a unit at ``start`` can enter within ``steps`` hexes, with a shortest path to
-    it (the hexes entered): hex to adjoining hex, terrain ignored (Basic Move 4), a hex with
-    opposing units ends a path (Basic Move 11), one's own units do not (Basic Move 12)."""
+def _rings(c: Components, start: str, enemies: Mapping[str, Any], steps: int
+           ) -> Iterator[tuple[dict[str, Path], list[str]]]:
+    """Breadth first from ``start``: after each step, the shortest paths found so far and the
+    hexes newly reached. Hex to adjoining hex, terrain ignored (Basic Move 4); a hex with
+    opposing units ends a path (Basic Move 11); one's own units do not (Basic Move 12)."""
     paths: dict[str, Path] = {start: ()}
     frontier = [start]
     for _ in range(steps):
@@ -69,11 +70,19 @@ def reach(c: Components, start: str, enemies: Mapping[str, Any], steps: int) -> 
                 if n not in paths:
                     paths[n] = (*paths[h], n)
                     after.append(n)
+        if not after:
+            return
+        yield paths, after
         frontier = after
-        if not frontier:
-            break
-    del paths[start]
-    return paths
+
+
+def reach(c: Components, start: str, enemies: Mapping[str, Any], steps: int) -> dict[str, Path]:
+    """Every hex a unit at ``start`` can enter within ``steps`` hexes, with a shortest path to
+    it (the hexes entered), as :func:`_rings` walks."""
+    paths: dict[str, Path] = {}
+    for found, _ in _rings(c, start, enemies, steps):
+        paths = found
+    return {h: p for h, p in paths.items() if h != start}
 
 
 def nearest(c: Components, start: str, enemies: Mapping[str, Any], goals: Collection[str],
@@ -81,23 +90,10 @@ def nearest(c: Components, start: str, enemies: Mapping[str, Any], goals: Collec
     """A shortest path (as :func:`reach` finds them) to the nearest of ``goals`` (ties: the
     lowest path), or () when none is within ``steps`` hexes."""
     goals = set(goals)
-    paths: dict[str, Path] = {start: ()}
-    frontier = [start]
-    for _ in range(steps):
-        after: list[str] = []
-        for h in frontier:
-            if paths[h] and h in enemies:
-                continue
-            for n in c.map.neighbours(h):
-                if n not in paths:
-                    paths[n] = (*paths[h], n)
-                    after.append(n)
+    for paths, after in _rings(c, start, enemies, steps):
         found = sorted(paths[h] for h in after if h in goals)
         if found:
             return found[0]
-        frontier = after
-        if not frontier:
-            break
     return ()
 
 
