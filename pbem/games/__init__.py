@@ -17,6 +17,7 @@ BUILTIN: dict[str, str] = {
     "mythology": "pbem.games.mythology.game:RULESET",
     "mythology-basic": "pbem.games.mythology.basic.game:RULESET",
     "cyclades": "pbem.games.cyclades.game:RULESET",
+    "grecos": "pbem.games.grecos.game:RULESET",
 }
 
 _extra: dict[str, Ruleset] = {}
