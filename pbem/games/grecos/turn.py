@@ -323,7 +323,8 @@ def end_turn(c: Components, state: State, rng: Rng, private: Private) -> list[Ev
                         "the board and can never recruit again (Recruit 4): out of the game."})
     held = city_states(state)
     alive = [p for p in state["seats"] if p not in state["eliminated"]]
-    if held.get(active, 0) == sum(1 for s in state["board"].values() if s == CITY_STATE):
+    cities = sum(1 for s in state["board"].values() if s == CITY_STATE)
+    if cities and held.get(active, 0) == cities:
         return out + _over(state, [active], f"{active} occupies all six City States "
                            "(Victory 1)", held)
     if len(alive) <= 1:
