@@ -44,6 +44,9 @@ its slot does not attack. The battle ends when one side has no unit left (Battle
   (Deck 28-29, Wine, Lotus): the enemy stack's units go into ``state["effects"]["no_attack"]``
   and roll nothing for the rest of the turn (analysis 5.1 item 7). A ``no_attack`` unit keeps
   its slot (a card may be played in it) but rolls no die.
+- ``--option materials=on`` (materials.py, Golem 1-16; nothing with it off): the units'
+  Force changes (Ice, Gold, Sand, Clockwork, Salt) in each attack, the Basalt units' extra
+  attacks before round 1 (:meth:`_Battle.first_strikes`) and Stone's Hits +1 (the Hydra, heals).
 - Guard: a round in which no unit of either side can attack ends the battle with both stacks
   in place and no winner; so does, as a safety net, round :data:`MAX_ROUNDS` (authored; with
   real dice a battle that long does not happen).
@@ -62,6 +65,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.core.dice import Stream
+from pbem.games.grecos import materials
 from pbem.games.grecos.components import Card, Components
 from pbem.games.grecos.policy import DEFAULT as POLICY_DEFAULT
 
@@ -121,7 +125,8 @@ def _uid_key(uid: str) -> tuple[int, str]:
 def force(c: Components, unit: Mapping[str, Any]) -> int:
     """A unit's own Force: its kind's, and the Hydra's +1 per hit lost (Battle 13)."""
     kind = c.units[unit["kind"]]
-    bonus = max(0, kind.hits - int(unit["hits"])) if unit["kind"] == HYDRA else 0
+    full = kind.hits + materials.hits_bonus(unit)  # Golem 3, Stone (materials=on only)
+    bonus = max(0, full - int(unit["hits"])) if unit["kind"] == HYDRA else 0
     return kind.force + bonus
 
 
@@ -328,6 +333,8 @@ class _Battle:
         self.used = set()
         self.slot = 0
         self.queue = [[(u, False) for u in self.attack_order(i)] for i in (0, 1)]
+        if r == 1 and materials.enabled(self.state):
+            self.first_strikes()
         turn = 0
         while self.members(0) and self.members(1):
             i = turn if self.queue[turn] else 1 - turn
@@ -350,6 +357,17 @@ class _Battle:
 
     def attack_order(self, i: int) -> list[str]:
         return attack_order(self.c, self.state, self.members(i), self.sides[i].order)
+
+    def first_strikes(self) -> None:
+        """Golem 13, Basalt (``--option materials=on``): an extra attack each before round 1."""
+        for i, uid in materials.first_strikes(self.state, [self.attack_order(0),
+                                                           self.attack_order(1)]):
+            if self.control.get(uid) == i and self.members(1 - i):
+                self.slot += 1
+                self.emit("first-strike", "Golem 13", f"Basalt, Fireball: {self.name(uid)} "
+                          "makes one extra attack at the beginning of the battle (Golem 13, "
+                          "materials=on).", player=self.players[i], unit=uid)
+                self.attack(i, uid, True)
 
     # -- attacks ---------------------------------------------------------------------------
     def attack(self, i: int, uid: str, extra: bool) -> None:
@@ -401,6 +419,11 @@ class _Battle:
                 for v in self.members(1 - i)):
             value += 1
             notes.append("Women attacking Men +1, Battle 11")
+        for amount, note in materials.force_modifiers(  # Golem 6-15, materials=on only
+                self.c, self.state, uid, self.members(i), self.members(1 - i),
+                lambda u: force(self.c, self.unit(u))):
+            value += amount
+            notes.append(note)
         return value, f" ({'; '.join(notes)})" if notes else ""
 
     def destroy(self, uid: str) -> None:
@@ -456,7 +479,7 @@ class _Battle:
     def useful(self, i: int, play: CardPlay) -> bool:
         card = self.c.cards[play.card]
         if card.effect == "heal":
-            return any(int(self.unit(u)["hits"]) < self.c.units[self.unit(u)["kind"]].hits
+            return any(int(self.unit(u)["hits"]) < materials.max_hits(self.c, self.state, u)
                        for u in self.members(i))
         if card.effect == "extra_attack":
             return bool(self.matches(i, card))
@@ -538,7 +561,7 @@ class _Battle:
         elif card.effect == "heal":
             healed = []
             for u in self.members(i):
-                full = self.c.units[self.unit(u)["kind"]].hits
+                full = materials.max_hits(self.c, self.state, u)  # Stone: Golem 3
                 if int(self.unit(u)["hits"]) < full:
                     self.unit(u)["hits"] = full
                     healed.append(u)

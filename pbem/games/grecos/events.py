@@ -74,6 +74,7 @@ from typing import Any
 from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem, excerpt
 from pbem.core.ruleset import copy_state
+from pbem.games.grecos import materials
 from pbem.games.grecos import policy as policy_mod
 from pbem.games.grecos.components import Card, Components, load
 from pbem.games.grecos.squares import SQUARES, is_square, neighbours, order
@@ -560,10 +561,9 @@ def _effect(c: Components, state: State, player: str, play: Play, rng: Rng | Non
                     f"this turn ({r}).", units=ids)], {}
     if card.effect == "heal":
         ids = _units_at(state, sq)
-        healed = [u for u in ids if state["units"][u]["hits"] < c.units[
-            state["units"][u]["kind"]].hits]
-        for u in ids:
-            state["units"][u]["hits"] = c.units[state["units"][u]["kind"]].hits
+        healed = [u for u in ids if state["units"][u]["hits"] < materials.max_hits(c, state, u)]
+        for u in ids:  # full hits: the kind's, Stone +1 with materials=on (Golem 3)
+            state["units"][u]["hits"] = materials.max_hits(c, state, u)
         return [_ev("healed", r, f"Every unit on {sq} is back to full hits ({r})" + (
             ": " + ", ".join(_unit_text(c, state, u) for u in healed) if healed else
             "; none was damaged") + ".", units=healed)], {}
@@ -578,6 +578,7 @@ def _effect(c: Components, state: State, player: str, play: Play, rng: Rng | Non
         state["next_unit"] = int(state["next_unit"]) + 1
         state["units"][new] = {"kind": play.unit, "owner": player, "square": old["square"],
                                "hits": c.units[play.unit].hits}
+        materials.assign(c, state, new)  # --option materials=on: as a recruit (Golem 1-16)
         return [_ev("unit-replaced", r, f"{player}'s {c.units[old['kind']].name} (unit {sq}) "
                     f"on {old['square']} goes back to his pile; a "
                     f"{c.units[play.unit].name} (unit {new}) takes its place ({r}).",

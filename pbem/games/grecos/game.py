@@ -48,6 +48,9 @@ class Grecos(Ruleset):
         "rounds": OptionSpec("15", tuple(str(n) for n in range(0, 101)),
                              "rounds before the game ends with the most City States held "
                              "(0: play until someone holds all six, Victory 1)"),
+        "materials": OptionSpec("off", ("off", "on"), "the golem materials of the seed's "
+                                "OPTIONAL RULES table (Golem 1-16) as an authored variant: "
+                                "each recruited unit gets one (docs/games/grecos.md)"),
     }
 
     @property
@@ -95,7 +98,8 @@ class Grecos(Ruleset):
             "deck": sealed.shuffle(c.deck(), "setup/deck"), "discard": [],
             "hands": {p: [] for p in seats}, "policy": policies,
             "effects": turn.no_effects(), "kronos": 0, "eliminated": [], "result": {},
-            "attacked": [], "options": {"rounds": options.get("rounds", "15")},
+            "attacked": [], "options": {"rounds": options.get("rounds", "15"),
+                                        "materials": options.get("materials", "off")},
         }
         events: list[Event] = [
             {"type": "board", "text": "The 64 terrain tiles are dealt onto the chessboard at "

@@ -34,6 +34,7 @@ Rulings, each with its clause:
 * Move 7, Stacking 1: at the end of each move the square entered holds at most 4 of the
   player's units (passing through a full square is allowed: the limit binds where units
   stand). "Summoned units" (Stacking 2) do not exist in Grecos.
+* ``--option materials=on`` (materials.py): a Silver unit's Move is +1 (Golem 16).
 * Lost, Storm (Deck 26-27): units listed in ``state["effects"]["no_move"]`` may not move.
   At submit the entry is refused; at resolution (the others may play Lost or Storm at the
   start of the Move phase, after the orders were written) the whole group stays put and an
@@ -48,6 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.errors import Problem, excerpt
+from pbem.games.grecos import materials
 from pbem.games.grecos.components import Components, UnitKind
 from pbem.games.grecos.squares import adjacent, is_square, neighbours, order
 
@@ -126,7 +128,8 @@ class _Group:
                                 if k.flying or (k.id == HERO and pegasus))
         self.flies = len(self.winged) == len(ids)
         self.moves = {u: (PEGASUS_HERO_MOVE if k.id == HERO and pegasus else k.move)
-                      + _int(bonus.get(u, 0)) for u, k in self.kinds.items()}
+                      + _int(bonus.get(u, 0)) + materials.move_bonus(state, units[u])  # Golem 16
+                      for u, k in self.kinds.items()}
         limiting = [u for u in ids if u not in self.carried]
         self.move = min(self.moves[u] for u in limiting)
         self.members = set(ids)

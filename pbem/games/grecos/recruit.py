@@ -20,7 +20,9 @@ Rulings, each with its clause:
   the later ones (it stands on the board: "If you have a Unit in an appropriate Territory"),
   for stacking and as the unit on a recruiting terrain.
 * The recruited unit gets the next unit id (``state["next_unit"]``) and full hits; the event
-  saying so is public (the unit is on the board for all to see). A recruit that cannot be
+  saying so is public (the unit is on the board for all to see); with ``--option
+  materials=on`` it also gets a golem material (materials.py), said in that event. A recruit
+  that cannot be
   carried out when the phase resolves is skipped with an event that does not name the kind
   (the chit stays secret in the pile).
 """
@@ -33,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.errors import Problem, excerpt
+from pbem.games.grecos import materials
 from pbem.games.grecos.components import Components, UnitKind
 from pbem.games.grecos.squares import SQUARES, is_square, neighbours, order
 
@@ -167,6 +170,7 @@ def _place(c: Components, state: dict[str, Any], player: str, recruit: Recruit) 
     state["next_unit"] += 1
     state["units"][uid] = {"kind": recruit.kind, "owner": player, "square": recruit.square,
                            "hits": c.units[recruit.kind].hits}
+    materials.assign(c, state, uid)  # --option materials=on: its material (Golem 1-16)
     return uid
 
 
@@ -231,4 +235,5 @@ def apply_recruits(c: Components, state: dict[str, Any], player: str,
         events.append({"type": "recruit", "player": player, "unit": uid, "kind": recruit.kind,
                        "square": recruit.square,
                        "text": f"{player} recruits {name} (unit {uid}) on {recruit.square}."})
+        materials.note_recruit(state, uid, events[-1])  # materials=on: says its material
     return events

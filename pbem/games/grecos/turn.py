@@ -15,7 +15,7 @@ from typing import Any
 from pbem.core.dice import Rng
 from pbem.core.errors import Problem
 from pbem.core.ruleset import copy_state
-from pbem.games.grecos import battle, events, movement, recruit
+from pbem.games.grecos import battle, events, materials, movement, recruit
 from pbem.games.grecos import policy as policy_mod
 from pbem.games.grecos.components import Components
 from pbem.games.grecos.squares import SQUARES, adjacent
@@ -311,7 +311,7 @@ def city_states(state: State) -> dict[str, int]:
 
 def end_turn(c: Components, state: State, rng: Rng, private: Private) -> list[Event]:
     """Victory 1, the players left with no unit, the round limit, then the next turn."""
-    out: list[Event] = []
+    out: list[Event] = materials.end_of_turn(c, state, state["active"])  # Golem 1, Flesh
     state["effects"] = no_effects()
     state["attacked"] = []
     active = state["active"]
@@ -384,8 +384,9 @@ def invariants(c: Components, s: State) -> list[str]:
                 out.append(f"unit {u} ({k.name}) is on water at {square} without a Ship "
                            "(Move 2-5)")
         for u in ids:
-            if not 1 <= s["units"][u]["hits"] <= c.units[s["units"][u]["kind"]].hits:
+            if not 1 <= s["units"][u]["hits"] <= materials.max_hits(c, s, u):  # Golem 3
                 out.append(f"unit {u} has {s['units'][u]['hits']} hits")
+    out += materials.invariants(c, s)
     counted: dict[str, int] = {}
     for kinds in [s["pile"], *s["chits"].values(), [x["kind"] for x in s["units"].values()]]:
         for kind in kinds:
