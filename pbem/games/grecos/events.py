@@ -294,7 +294,7 @@ def apply_discards(state: State, player: str, discard: Sequence[Any]) -> list[Ev
     newest = len(gone) - named
     c = load()
     return [_ev("hand-limit", "Event 2", f"{player} discards {_names(c, gone)} to keep 5 cards "
-                "(Event 2" + (f"; the {newest} newest, as the orders named no more" if newest
+                "(Event 2" + ("; the newest, as the orders named no more" if newest
                                 else "") + ").",
                 player=player, cards=gone)]
 
