@@ -18,6 +18,7 @@ BUILTIN: dict[str, str] = {
     "mythology-basic": "pbem.games.mythology.basic.game:RULESET",
     "cyclades": "pbem.games.cyclades.game:RULESET",
     "grecos": "pbem.games.grecos.game:RULESET",
+    "deukalion": "pbem.games.deukalion.game:RULESET",
 }
 
 _extra: dict[str, Ruleset] = {}

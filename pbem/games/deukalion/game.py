@@ -1,0 +1,151 @@
+"""The Deukalion ruleset (``pbem new deukalion``): set-up, the turn by email, views, the end.
+
+Phases (docs/games/deukalion.md, "Phases"): ``t00.join`` (the standing choices, sealed), then
+every turn ``tNN.sail`` (the other players' sailing by the centre die, Round 2-3: goal orders
+sent at once, run in seat order from the active player's left) and ``tNN.kylix.<player>`` (the
+active player's rotation of the cup and actions, Round 5-7). Both are sealed until the end of
+the game for the standing choices they may carry; what they do is public at once. The Kylix is
+shaken (public dice) at the end of the record that opens the sail phase (Round 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.core.dice import Rng, Stream
+from pbem.core.errors import Problem
+from pbem.core.resources import order_form_text
+from pbem.core.ruleset import JOIN_PHASE, REVEAL_GAME, Orders, Outcome, PhaseSpec, Ruleset
+from pbem.games.deukalion import choices as choices_mod
+from pbem.games.deukalion import turn
+from pbem.games.deukalion.components import Components, load
+
+State = dict[str, Any]
+Event = dict[str, Any]
+
+
+class Deukalion(Ruleset):
+    name = "deukalion"
+    title = "Deukalion (Steinwender & Lepuschitz, Hasbro 2007)"
+    rules_version = "hasbro-2007/pbem-1"
+    min_players = 2  # Contents: 2-4 players
+    max_players = 4
+
+    @property
+    def c(self) -> Components:
+        return load()
+
+    def join_phase(self, players: tuple[str, ...]) -> PhaseSpec:
+        return PhaseSpec(JOIN_PHASE, "join", players, sealed=True, reveal=REVEAL_GAME,
+                         title="Join the campaign; your standing choices")
+
+    def validate_join(self, player: str, orders: Orders) -> list[Problem]:
+        problems = [Problem(f"[orders] {k}", "a join order takes only [orders.choices]",
+                            "leave the other keys out") for k in orders if k != "choices"]
+        if "choices" in orders:
+            problems += choices_mod.parse(orders["choices"], turn.colours(self.c))[1]
+        return problems
+
+    def setup(self, players: tuple[str, ...], options: Mapping[str, str],
+              joins: Mapping[str, Orders], rng: Rng) -> Outcome:
+        return turn.setup(self.c, players, joins, rng)
+
+    def next_phase(self, state: State) -> PhaseSpec | None:
+        if state["step"] == "over":
+            return None
+        t, p = state["turn"], state["active"]
+        if state["step"] == "sail":
+            others = tuple(turn.from_left(state))
+            return PhaseSpec(f"t{t:02d}.sail", "sail", others, sealed=True, reveal=REVEAL_GAME,
+                             title=f"Turn {t}: the others sail by the centre die "
+                             f"{state['kylix']['centre']} (Round 2-3)")
+        return PhaseSpec(f"t{t:02d}.kylix.{p}", "kylix", (p,), sealed=True, reveal=REVEAL_GAME,
+                         active=p, title=f"Turn {t}: {p} turns the Kylix and acts "
+                         "(Round 5-7)")
+
+    def check(self, state: State, phase: PhaseSpec, player: str, orders: Orders
+              ) -> tuple[list[Problem], list[Problem]]:
+        problems, notes = turn.review(self.c, state, phase.kind, player, orders)
+        return problems, ([] if problems else [Problem("", n) for n in notes])
+
+    def validate(self, state: State, phase: PhaseSpec, player: str,
+                 orders: Orders) -> list[Problem]:
+        return turn.review(self.c, state, phase.kind, player, orders)[0]
+
+    def provisional(self, state: State, phase: PhaseSpec, player: str,
+                    orders: Orders) -> list[Problem]:
+        return [Problem("", n) for n in turn.review(self.c, state, phase.kind, player,
+                                                    orders)[1]]
+
+    def default_orders(self, state: State, phase: PhaseSpec, player: str) -> Orders:
+        """NMR: a sailor stays; the active player keeps the cup as it fell (rotation 0) and
+        takes the Card die's draw and reclaims what the Hoplites die allows."""
+        return {}
+
+    def resolve(self, state: State, phase: PhaseSpec, orders: Mapping[str, Orders],
+                rng: Rng) -> Outcome:
+        given = {p: (o if not turn.review(self.c, state, phase.kind, p, o)[0] else {})
+                 for p, o in orders.items()}
+        if phase.kind == "sail":
+            events, private = turn.sail_phase(self.c, state, given, rng)
+        else:
+            assert phase.active is not None
+            events, private = turn.kylix_phase(self.c, state, phase.active,
+                                               given.get(phase.active, {}), rng)
+        return Outcome(state, events, private)
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        secret = ("action_deck", "hands", "pursuit_deck", "personal", "policy")
+        out = {k: v for k, v in state.items() if k not in secret}
+        out["action_deck_count"] = len(state["action_deck"])
+        out["pursuit_deck_count"] = len(state["pursuit_deck"])
+        out["hand_counts"] = {p: len(x) for p, x in state["hands"].items()}
+        out["game_over"] = state["step"] == "over"
+        if player in state["seats"]:
+            out["my_hand"] = list(state["hands"][player])
+            out["my_personal"] = state["personal"][player]
+            out["my_choices"] = state["policy"][player]
+        if out["game_over"]:
+            out["choices"] = state["policy"]
+            out["personal"] = state["personal"]
+        return out
+
+    def order_form(self, view: Mapping[str, Any], phase: PhaseSpec, player: str) -> str:
+        return order_form_text(self.name, phase.kind)
+
+    def bot_orders(self, view: Mapping[str, Any], phase: PhaseSpec, player: str,
+                   rng: Stream) -> Orders:
+        from pbem.games.deukalion import bot
+
+        return bot.orders(self.c, view, phase, player, rng)
+
+    def invariants(self, before: State | None, after: State, events: Sequence[Event],
+                   private: Mapping[str, Sequence[Event]]) -> list[str]:
+        return turn.invariants(self.c, after)
+
+    def hide_from_others(self, state: State, player: str) -> State | None:
+        if state["step"] == "over":
+            return None
+        from pbem.core.ruleset import copy_state
+
+        hidden = copy_state(state)
+        hidden["hands"][player] = sorted(self.c.actions)[:1] * len(state["hands"][player])
+        if state["personal"][player]:
+            others = [p for p in self.c.pursuits if p != state["personal"][player]]
+            hidden["personal"][player] = others[0]
+        hidden["policy"][player] = {**choices_mod.DEFAULT, "steal": "card" if
+                                    state["policy"][player]["steal"] == "chest" else "chest"}
+        return hidden
+
+    def roles(self, state: State) -> dict[str, str]:
+        return {p: f"seat {i}" for i, p in enumerate(state["seats"], 1)}
+
+    def result(self, state: State) -> dict[str, Any]:
+        if state["step"] != "over":
+            return {}
+        return {"winners": [state["result"]["winner"]], "why": state["result"]["why"],
+                "score": dict(state["result"]["score"])}
+
+
+RULESET = Deukalion()
