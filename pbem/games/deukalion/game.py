@@ -112,7 +112,30 @@ class Deukalion(Ruleset):
         return out
 
     def order_form(self, view: Mapping[str, Any], phase: PhaseSpec, player: str) -> str:
-        return order_form_text(self.name, phase.kind)
+        """The annotated form with the player's situation and examples legal now."""
+        from pbem.games.deukalion import forms
+
+        return forms.form(self.c, order_form_text(self.name, phase.kind), view, phase, player)
+
+    def event_text(self, view: Mapping[str, Any], event: Mapping[str, Any]) -> str:
+        from pbem.games.deukalion import report
+
+        return report.event_text(self.c, view, event)
+
+    def report_public(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        from pbem.games.deukalion import report
+
+        return report.public(self.c, view)
+
+    def report_context(self, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
+        from pbem.games.deukalion import report
+
+        return report.context(self.c, view, player)
+
+    def board_svg(self, view: Mapping[str, Any], player: str | None) -> str:
+        from pbem.games.deukalion import board
+
+        return board.svg(self.c, view, player)
 
     def bot_orders(self, view: Mapping[str, Any], phase: PhaseSpec, player: str,
                    rng: Stream) -> Orders:
