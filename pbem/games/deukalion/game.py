@@ -11,12 +11,20 @@ shaken (public dice) at the end of the record that opens the sail phase (Round 1
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem
 from pbem.core.resources import order_form_text
-from pbem.core.ruleset import JOIN_PHASE, REVEAL_GAME, Orders, Outcome, PhaseSpec, Ruleset
+from pbem.core.ruleset import (
+    JOIN_PHASE,
+    REVEAL_GAME,
+    OptionSpec,
+    Orders,
+    Outcome,
+    PhaseSpec,
+    Ruleset,
+)
 from pbem.games.deukalion import choices as choices_mod
 from pbem.games.deukalion import turn
 from pbem.games.deukalion.components import Components, load
@@ -31,6 +39,13 @@ class Deukalion(Ruleset):
     rules_version = "hasbro-2007/pbem-1"
     min_players = 2  # Contents: 2-4 players
     max_players = 4
+    options: ClassVar[Mapping[str, OptionSpec]] = {
+        "sail": OptionSpec("together", ("together", "sequential"),
+                           "the others' sailing (Round 2-3): one sealed phase for all, run in "
+                           "seat order with goal orders (together), or a phase for each "
+                           "sailor in seat order (sequential: the table's exact order, more "
+                           "rounds of mail)"),
+    }
 
     @property
     def c(self) -> Components:
@@ -49,17 +64,23 @@ class Deukalion(Ruleset):
 
     def setup(self, players: tuple[str, ...], options: Mapping[str, str],
               joins: Mapping[str, Orders], rng: Rng) -> Outcome:
-        return turn.setup(self.c, players, joins, rng)
+        return turn.setup(self.c, players, options, joins, rng)
 
     def next_phase(self, state: State) -> PhaseSpec | None:
         if state["step"] == "over":
             return None
         t, p = state["turn"], state["active"]
         if state["step"] == "sail":
-            others = tuple(turn.from_left(state))
+            centre = state["kylix"]["centre"]
+            if state["options"].get("sail") == "sequential":
+                sailor = state["sailors"][0]
+                return PhaseSpec(f"t{t:02d}.sail.{sailor}", "sail", (sailor,), sealed=True,
+                                 reveal=REVEAL_GAME, active=sailor, title=f"Turn {t}: "
+                                 f"{sailor} sails by the centre die {centre} (Round 2-3)")
+            others = tuple(state["sailors"])
             return PhaseSpec(f"t{t:02d}.sail", "sail", others, sealed=True, reveal=REVEAL_GAME,
-                             title=f"Turn {t}: the others sail by the centre die "
-                             f"{state['kylix']['centre']} (Round 2-3)")
+                             title=f"Turn {t}: the others sail by the centre die {centre} "
+                             "(Round 2-3)")
         return PhaseSpec(f"t{t:02d}.kylix.{p}", "kylix", (p,), sealed=True, reveal=REVEAL_GAME,
                          active=p, title=f"Turn {t}: {p} turns the Kylix and acts "
                          "(Round 5-7)")

@@ -47,8 +47,8 @@ def _pair(result: Any) -> tuple[list[Event], Private]:
     return list(result), {}
 
 
-def setup(c: Components, players: tuple[str, ...], joins: Mapping[str, Any],
-          rng: Rng) -> Outcome:
+def setup(c: Components, players: tuple[str, ...], options: Mapping[str, str],
+          joins: Mapping[str, Any], rng: Rng) -> Outcome:
     public, sealed = rng.public, rng.sealed
     seats = public.shuffle(sorted(players), "setup/seats")  # Sail 3-4: "the youngest"
     board = c.board
@@ -84,7 +84,9 @@ def setup(c: Components, players: tuple[str, ...], joins: Mapping[str, Any],
         "pursuit_deck": pursuit_deck, "display": display, "personal": personal,
         "achieved": {p: [] for p in seats}, "honour": dict.fromkeys(seats, 0),
         "policy": policies, "effects": {}, "result": {},
+        "options": {"sail": options.get("sail", "together")},
     }
+    state["sailors"] = from_left(state)
     events: list[Event] = [
         {"type": "seats", "order": seats, "text": "Turn order (Sail 3-4): "
          + ", ".join(seats) + f"; {seats[0]} plays first."},
@@ -144,28 +146,43 @@ def _set_choices(c: Components, state: State, player: str, orders: Mapping[str, 
 
 def sail_phase(c: Components, state: State, orders: Mapping[str, Mapping[str, Any]],
                rng: Rng) -> tuple[list[Event], Private]:
-    """Round 2-4: each other player, from the active player's left, sails by his goal orders,
-    up to the centre die; the game may end at any of them (End 1)."""
+    """Round 2-4: each other player still to sail, from the active player's left, sails by
+    his goal orders, up to the centre die; the game may end at any of them (End 1). With
+    ``--option sail=sequential`` each sailor has a phase of his own: ``orders`` then holds
+    only the first of them."""
+    events: list[Event] = []
+    private: Private = {}
+    for p in list(state["sailors"]):
+        if p not in orders and state["options"].get("sail") == "sequential":
+            break
+        more, secret = _sail_one(c, state, p, orders.get(p, {}), rng)
+        events += more
+        _merge(private, secret)
+        state["sailors"].remove(p)
+        if state["step"] == "over":
+            return events, private
+    if not state["sailors"]:
+        state["step"] = "kylix"
+    return events, private
+
+
+def _sail_one(c: Components, state: State, p: str, mine: Mapping[str, Any], rng: Rng
+              ) -> tuple[list[Event], Private]:
     events: list[Event] = []
     private: Private = {}
     t, steps = state["turn"], state["kylix"]["centre"]
-    for p in from_left(state):
-        mine = orders.get(p, {})
-        _set_choices(c, state, p, mine, private)
-        raw = mine.get("plan", [])
-        plans = sailing.plan_sail(c, state, p, raw if isinstance(raw, list) else [raw])[0]
-        more, secret = _pair(sailing.run_sail(c, state, p, plans, steps, rng,
-                                              f"t{t:02d}/sail/{p}"))
-        events += more
-        _merge(private, secret)
-        more, secret = _pair(pursuits.check_pursuits(c, state, [p, *from_left(state)],
-                                                     rng.sealed, f"t{t:02d}/sail/{p}/pursuit"))
-        events += more
-        _merge(private, secret)
-        events += scoring.reached(c, state, [p])
-        if state["step"] == "over":
-            return events, private
-    state["step"] = "kylix"
+    _set_choices(c, state, p, mine, private)
+    raw = mine.get("plan", [])
+    plans = sailing.plan_sail(c, state, p, raw if isinstance(raw, list) else [raw])[0]
+    more, secret = _pair(sailing.run_sail(c, state, p, plans, steps, rng,
+                                          f"t{t:02d}/sail/{p}"))
+    events += more
+    _merge(private, secret)
+    more, secret = _pair(pursuits.check_pursuits(c, state, sailing.order_from(state, p),
+                                                 rng.sealed, f"t{t:02d}/sail/{p}/pursuit"))
+    events += more
+    _merge(private, secret)
+    events += scoring.reached(c, state, [p])
     return events, private
 
 
@@ -179,7 +196,7 @@ def kylix_phase(c: Components, state: State, player: str, orders: Mapping[str, A
     events, secret = _pair(kylix.run_kylix(c, state, player, plan, rng))
     _merge(private, secret)
     t = state["turn"]
-    more, secret = _pair(pursuits.check_pursuits(c, state, [player, *from_left(state)],
+    more, secret = _pair(pursuits.check_pursuits(c, state, sailing.order_from(state, player),
                                                  rng.sealed, f"t{t:02d}/kylix/pursuit"))
     events += more
     _merge(private, secret)
@@ -191,6 +208,7 @@ def kylix_phase(c: Components, state: State, player: str, orders: Mapping[str, A
     state["turn"] = t + 1
     state["effects"] = {}
     state["step"] = "sail"
+    state["sailors"] = from_left(state)
     events += kylix.roll(state, rng.public, t + 1)
     return events, private
 
