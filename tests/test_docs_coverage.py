@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TABLES = ("mythology.md", "mythology-basic.md", "grecos.md")
+TABLES = ("mythology.md", "mythology-basic.md", "grecos.md", "deukalion.md")
 
 
 @cache
@@ -49,7 +49,7 @@ def named(token: str) -> bool:
 @pytest.mark.parametrize("doc", TABLES)
 def test_every_test_a_coverage_table_names_exists(doc: str) -> None:
     rows = coverage_rows(doc)
-    assert len(rows) > 20
+    assert len(rows) > 15
     missing = [tok for row in rows for tok in re.findall(r"`([^`]*test_[^`]*)`", row)
                if not named(tok.split(" ")[0])]
     assert not missing, f"{doc} names tests that do not exist: {missing}"
