@@ -61,7 +61,12 @@ def parse(raw: Any, colours: tuple[str, ...], where: str = "[orders.choices]"
 
 
 def describe(choices: Mapping[str, Any]) -> str:
-    return (f"steal a {choices['steal']}; push losers {choices['push'].replace('_', ' ')}; "
-            f"the Hydra {choices['hydra_to'].replace('_', ' ')}; delivered chests to the city "
-            f"{choices['return_to'].replace('_', ' ')}; dump first: "
-            + (", ".join(choices["dump"]) or "any"))
+    push = {"far_from_athens": "far from Athens", "near_hydra": "near the Hydra",
+            "far_from_styx": "far from the Styx"}[choices["push"]]
+    hydra = {"far_from_me": "far from my ship",
+             "near_leader": "near the player with most Honour"}[choices["hydra_to"]]
+    back = {"farthest_athens": "the city farthest from Athens",
+            "nearest_athens": "the city nearest Athens"}[choices["return_to"]]
+    return (f"steal a {choices['steal']}; push losers {push}; put a beaten Hydra {hydra}; "
+            f"delivered chests back to {back}; chests dumped first: "
+            + (", ".join(choices["dump"]) or "none (no chest is dumped)"))

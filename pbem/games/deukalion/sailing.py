@@ -601,7 +601,10 @@ def run_sail(c: Components, state: State, player: str, plans: Sequence[Mapping[s
         goal = plan["goal"]
         path, why = goal_path(c, state, player, plan, steps)
         target = plan.get("target", "")
-        what = goal.replace("_", " ") + (f" {target}" if target else "")
+        what = {"styx": "reach the Styx", "deliver": "deliver at Athens",
+                "reach": "reach", "cards": "give Action cards at",
+                "retrieve2": "take 2 hoplites back"}.get(goal, goal.replace("_", " ")) + (
+                    f" {target}" if target else "")
         if path is None:
             events.append({"type": "skip", "player": player, "goal": goal, "target": target,
                            "text": f"{player} cannot {what} now: {why}; the next goal is "
