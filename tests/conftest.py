@@ -367,7 +367,8 @@ class BrowserDemo:
 #: browser tests share one xdist worker (``in_browser``), so each is played and its site
 #: built once, not once per test module (about 20 s of the suite's budget).
 BROWSER_DEMOS = {"mythology": (2, "site"), "cyclades": (3, "a11y"),
-                 "mythology-basic": (2, "a11y"), "grecos": (3, "a11y")}
+                 "mythology-basic": (2, "a11y"), "grecos": (3, "a11y"),
+                 "deukalion": (3, "a11y")}
 
 
 @pytest.fixture(scope="session")

@@ -20,10 +20,11 @@ from tests.conftest import BrowserDemo, in_browser
 pytestmark = [pytest.mark.slow, in_browser]
 
 #: (game, record): mid game, with pieces on the board.
-#: (game, record, readers); the Basic Game's gazette is drawn by the same code as its
-#: players' reports (issue 15: one page of it, for the suite's time budget).
+#: (game, record, readers); the newer games' gazettes are drawn by the same code as their
+#: players' reports (issues 15-17: one page each, for the suite's time budget).
 REPORTS = (("mythology", 12, ("alice", None)), ("cyclades", 30, ("alice", None)),
-           ("mythology-basic", 8, ("alice",)), ("grecos", 8, ("alice",)))
+           ("mythology-basic", 8, ("alice",)), ("grecos", 8, ("alice",)),
+           ("deukalion", 8, ("alice",)))
 
 #: What the page measures: sideways scrolling, elements outside the viewport (the parts of
 #: a picture its own viewBox cuts off do not count), and each visible board text's height
