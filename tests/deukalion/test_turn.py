@@ -96,3 +96,12 @@ def test_sail_1_hands_and_personal_pursuits_are_secret() -> None:
         assert view["hand_counts"]["bob"] == 3
     mine = RULESET.view(s, "bob")
     assert mine["my_hand"] == s["hands"]["bob"] and mine["my_choices"]["steal"] == "card"
+
+
+def test_honour_3_5_simulate_recomputes_honour_cards_from_the_events() -> None:
+    # pbem simulate's invariant: an Honour card that no event gave is a fault.
+    before = new()
+    after = {**before, "honour": {**before["honour"], "bob": 1}}
+    told = [{"type": "honour", "player": "bob", "cards": 1, "text": "bob takes 1"}]
+    assert RULESET.invariants(before, after, told, {}) == []
+    assert any("bob's Honour cards" in x for x in RULESET.invariants(before, after, [], {}))

@@ -166,7 +166,17 @@ class Deukalion(Ruleset):
 
     def invariants(self, before: State | None, after: State, events: Sequence[Event],
                    private: Mapping[str, Sequence[Event]]) -> list[str]:
-        return turn.invariants(self.c, after)
+        problems = turn.invariants(self.c, after)
+        if before is not None:  # Honour 3-5: Honour cards recomputed from the events
+            for p in after["seats"]:
+                gained = sum(int(e.get("cards", 0)) for e in events
+                             if e.get("type") == "honour" and e.get("player") == p)
+                gained += sum(1 for e in events if e.get("type") == "pursuit-shared"
+                              and p in e.get("players", []))
+                if after["honour"][p] - before["honour"][p] != gained:
+                    problems.append(f"{p}'s Honour cards went from {before['honour'][p]} to "
+                                    f"{after['honour'][p]}; the events give {gained}")
+        return problems
 
     def hide_from_others(self, state: State, player: str) -> State | None:
         if state["step"] == "over":
