@@ -8,16 +8,15 @@ are (an approach of Halikarnassos, open water), so that a redrawn grid keeps the
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import pytest
 
-from pbem.core.dice import Draw, Stream
 from pbem.games.deukalion import challenges as ch
 from pbem.games.deukalion import scoring
 from pbem.games.deukalion.choices import DEFAULT
 from pbem.games.deukalion.components import load, throw_faces
+from tests.scripted import Scripted
 
 C = load()
 B = C.board
@@ -25,20 +24,6 @@ FACES = throw_faces()
 U, D, S = (FACES.index(f) + 1 for f in ("up", "down", "side"))
 HYDRA_CARDS = [p for p, x in C.pursuits.items() if x.hydra]
 PLAIN_CARDS = [p for p, x in C.pursuits.items() if not x.hydra]
-
-
-class Scripted(Stream):
-    """A stream whose draws are the numbers given, in order (each still recorded)."""
-
-    def __init__(self, values: Iterable[int] = ()) -> None:
-        super().__init__(b"scripted")
-        self.values = list(values)
-
-    def draw(self, label: str, n: int) -> int:
-        value = self.values.pop(0)
-        assert 1 <= value <= n, (label, value, n)
-        self.draws.append(Draw(len(self.draws), label, n, value))
-        return value
 
 
 def sea(a: str, b: str) -> int:

@@ -8,27 +8,14 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from pbem.core.dice import DEUKALION_DIE, Draw, Rng, Stream
+from pbem.core.dice import DEUKALION_DIE, Rng
 from pbem.games.deukalion import choices, kylix
 from pbem.games.deukalion.components import KYLIX_SYMBOLS, load
+from tests.scripted import Scripted
 
 C = load()
 SEATS = ["alice", "bob", "carol"]
 UP, DOWN, SIDE = 1, 10, 19  # draws of components.throw_faces(): 9 up, 9 down, 2 side
-
-
-class Scripted(Stream):
-    """A stream whose draws are the numbers given, in order (each still recorded)."""
-
-    def __init__(self, values: Iterable[int] = ()) -> None:
-        super().__init__(b"scripted")
-        self.values = list(values)
-
-    def draw(self, label: str, n: int) -> int:
-        value = self.values.pop(0)
-        assert 1 <= value <= n, (label, value, n)
-        self.draws.append(Draw(len(self.draws), label, n, value))
-        return value
 
 
 def rng(public: Iterable[int] = (), sealed: Iterable[int] = ()) -> Rng:

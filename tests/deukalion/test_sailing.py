@@ -21,28 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pbem.core.dice import Draw, Stream
 from pbem.games.deukalion import choices, sailing
 from pbem.games.deukalion.components import load
+from tests.scripted import Scripted
 
 C = load()
 U, D, S = 1, 10, 19
-
-
-class Scripted(Stream):
-    """A stream whose draws are the numbers given, in order; running out is a test failure
-    (an unexpected draw: e.g. a challenge that should not have happened)."""
-
-    def __init__(self, values: Iterable[int] = ()) -> None:
-        super().__init__(b"scripted")
-        self.values = list(values)
-
-    def draw(self, label: str, n: int) -> int:
-        assert self.values, f"unexpected draw {label}"
-        value = self.values.pop(0)
-        assert 1 <= value <= n, (label, value, n)
-        self.draws.append(Draw(len(self.draws), label, n, value))
-        return value
 
 
 def state(ships: Mapping[str, str], *, active: str = "", display: Iterable[str] = ("p11", "p14"),

@@ -6,30 +6,21 @@ import hashlib
 from collections.abc import Iterable
 from typing import Any
 
-from pbem.core.dice import Draw, Stream
+from pbem.core.dice import Stream
 from pbem.games.grecos import battle
 from pbem.games.grecos.battle import CardPlay, Side, fight
 from pbem.games.grecos.components import load
 from pbem.games.grecos.policy import DEFAULT
 from pbem.games.grecos.squares import SQUARES
+from tests.scripted import Scripted as _Scripted
 
 C = load()
 HOME, AWAY = "c3", "c4"  # alice attacks from c3, bob defends c4
 
 
-class Scripted(Stream):
-    """Draws the numbers given, in order (each recorded), then ``then`` for ever."""
-
-    def __init__(self, values: Iterable[int], then: int = 1) -> None:
-        super().__init__(b"scripted")
-        self.values = list(values)
-        self.then = then
-
-    def draw(self, label: str, n: int) -> int:
-        value = self.values.pop(0) if self.values else self.then
-        assert 1 <= value <= n, (label, value, n)
-        self.draws.append(Draw(len(self.draws), label, n, value))
-        return value
+def Scripted(values: Iterable[int], then: int = 1) -> _Scripted:
+    """The shared scripted stream, then ``then`` for ever."""
+    return _Scripted(values, then)
 
 
 def make(alice: list[Any], bob: list[Any], *, hands: dict[str, list[str]] | None = None

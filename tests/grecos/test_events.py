@@ -4,31 +4,17 @@ windows (pbem/games/grecos/events.py)."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
 from typing import Any
 
-from pbem.core.dice import Draw, Rng, Stream
+from pbem.core.dice import Rng, Stream
 from pbem.games.grecos import events as ev
 from pbem.games.grecos.components import load
 from pbem.games.grecos.policy import DEFAULT
 from pbem.games.grecos.squares import SQUARES
+from tests.scripted import Scripted
 
 C = load()
 State = dict[str, Any]
-
-
-class Scripted(Stream):
-    """A stream whose draws are the numbers given, in order (each still recorded)."""
-
-    def __init__(self, values: Iterable[int]) -> None:
-        super().__init__(b"scripted")
-        self.values = list(values)
-
-    def draw(self, label: str, n: int) -> int:
-        value = self.values.pop(0)
-        assert 1 <= value <= n, (label, value, n)
-        self.draws.append(Draw(len(self.draws), label, n, value))
-        return value
 
 
 def stream(label: str) -> Stream:

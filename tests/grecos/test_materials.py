@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pbem.core.dice import Draw, Rng, Stream
+from pbem.core.dice import Rng, Stream
 from pbem.core.ruleset import copy_state
 from pbem.games.grecos import battle, events, materials, movement, recruit, turn
 from pbem.games.grecos.battle import CardPlay, Side
@@ -18,6 +18,7 @@ from pbem.games.grecos.components import load
 from pbem.games.grecos.game import RULESET
 from pbem.games.grecos.policy import DEFAULT
 from pbem.games.grecos.squares import SQUARES, adjacent
+from tests.scripted import Scripted as _Scripted
 
 C = load()
 State = dict[str, Any]
@@ -25,19 +26,9 @@ SEED = "/work/shared/rules/004_cd8f766938cc9ed0.txt"
 HOME, AWAY = "c3", "c4"  # alice's stack on c3, bob's on c4
 
 
-class Scripted(Stream):
-    """Draws the numbers given, in order (each recorded), then ``then`` for ever."""
-
-    def __init__(self, values: Iterable[int], then: int = 1) -> None:
-        super().__init__(b"scripted")
-        self.values = list(values)
-        self.then = then
-
-    def draw(self, label: str, n: int) -> int:
-        value = self.values.pop(0) if self.values else self.then
-        assert 1 <= value <= n, (label, value, n)
-        self.draws.append(Draw(len(self.draws), label, n, value))
-        return value
+def Scripted(values: Iterable[int], then: int = 1) -> _Scripted:
+    """The shared scripted stream, then ``then`` for ever."""
+    return _Scripted(values, then)
 
 
 def stream(label: str) -> Stream:

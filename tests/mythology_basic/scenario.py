@@ -7,10 +7,11 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pbem.core.dice import Draw, Rng, Stream
+from pbem.core.dice import Rng, Stream
 from pbem.core.ruleset import Outcome, PhaseSpec
 from pbem.games.mythology.basic.game import RULESET
 from pbem.games.mythology.components import load
+from tests.scripted import Scripted
 
 State = dict[str, Any]
 C = load()
@@ -26,21 +27,6 @@ def stream(label: str) -> Stream:
 
 def rng(label: str) -> Rng:
     return Rng(stream(f"public/{label}"), stream(f"sealed/{label}"))
-
-
-class Scripted(Stream):
-    """A stream whose draws are the numbers given, in order (each still recorded), so a test
-    can quote a rulebook-style roll: "the attacker rolls 6"."""
-
-    def __init__(self, values: Iterable[int]) -> None:
-        super().__init__(b"scripted")
-        self.values = list(values)
-
-    def draw(self, label: str, n: int) -> int:
-        value = self.values.pop(0)
-        assert 1 <= value <= n, (label, value, n)
-        self.draws.append(Draw(len(self.draws), label, n, value))
-        return value
 
 
 def dice(*totals: int) -> list[int]:

@@ -77,6 +77,7 @@ from pbem.core.dice import DEUKALION_DIE, Rng, Stream
 from pbem.core.errors import Problem, excerpt
 from pbem.games.deukalion import actions, challenges, pursuits, sailing, scoring
 from pbem.games.deukalion.components import CARD_DIE, KYLIX_SYMBOLS, Components
+from pbem.games.deukalion.outcome import merge, pair
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -531,15 +532,6 @@ def plan_kylix(c: Components, state: State, player: str, raw: Mapping[str, Any]
 
 # --- carrying them out --------------------------------------------------------------------------
 
-def _merge(private: Private, more: Mapping[str, list[Event]]) -> None:
-    for p, evs in more.items():
-        private.setdefault(p, []).extend(evs)
-
-
-def _pair(result: Any) -> tuple[list[Event], Private]:
-    if isinstance(result, tuple):
-        return list(result[0]), dict(result[1])
-    return list(result), {}
 
 
 def _skipped(player: str, what: str, why: str) -> Event:
@@ -564,7 +556,7 @@ def _run_hydra(c: Components, state: State, player: str, step: Mapping[str, Any]
                             f"1, up to {limit})."}]
     victim = hydra_victim(state, player, path[-1])
     if victim:
-        events += _pair(challenges.hydra_attack(c, state, player, victim, stream, label))[0]
+        events += pair(challenges.hydra_attack(c, state, player, victim, stream, label))[0]
     return events
 
 
@@ -576,7 +568,7 @@ def _run_ship(c: Components, state: State, player: str, step: Mapping[str, Any],
     why = ship_reason(c, state, player, path, limit)
     if why:
         return [_skipped(player, "ship move", why)], {}
-    return _pair(sailing.move_ship(c, state, player, path, rng, label, then=then,
+    return pair(sailing.move_ship(c, state, player, path, rng, label, then=then,
                                    target=target, give=list(step.get("give", []))))
 
 
@@ -611,11 +603,11 @@ def run_kylix(c: Components, state: State, player: str, plan: Mapping[str, Any],
         else:
             more, secret = _run_ship(c, state, player, step, dice, rng, f"{base}/ship")
         events += more
-        _merge(private, secret)
-        more, secret = _pair(pursuits.check_pursuits(c, state, order, rng.sealed,
+        merge(private, secret)
+        more, secret = pair(pursuits.check_pursuits(c, state, order, rng.sealed,
                                                      f"{base}/{i}/pursuit"))
         events += more
-        _merge(private, secret)
+        merge(private, secret)
         events += scoring.reached(c, state, order)
         if state["step"] == "over":
             break

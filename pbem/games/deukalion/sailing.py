@@ -75,6 +75,7 @@ from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem
 from pbem.games.deukalion import actions, challenges, pursuits, scoring
 from pbem.games.deukalion.components import Components
+from pbem.games.deukalion.outcome import merge
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -95,10 +96,6 @@ SHIP, HYDRA, STYX, PURSUIT = "ship", "hydra", "styx", "pursuit"
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
-
-def _merge(private: Private, more: Mapping[str, Sequence[Event]]) -> None:
-    for p, evs in more.items():
-        private.setdefault(p, []).extend(evs)
 
 
 def _streams(stream: Stream | Rng, sealed: Stream | None) -> tuple[Stream, Stream]:
@@ -290,13 +287,13 @@ def arrive(c: Components, state: State, player: str, stream: Stream, label: str,
         events += challenges.hydra(c, state, player, stream, f"{label}/hydra")
         more, secret, _ = _check(c, state, player, stream, label)
         events += more
-        _merge(private, secret)
+        merge(private, secret)
         ended = True
     elif kind == "styx":
         events += challenges.styx(c, state, player)
         more, secret, _ = _check(c, state, player, stream, label)
         events += more
-        _merge(private, secret)
+        merge(private, secret)
         ended = True
     elif kind == "water" and any(s == sq for p, s in state["ships"].items() if p != player):
         defender = next(p for p in order_from(state, player)
@@ -304,12 +301,12 @@ def arrive(c: Components, state: State, player: str, stream: Stream, label: str,
         more, secret = challenges.ship(c, state, player, defender, stream, f"{label}/ship",
                                        sealed)
         events += more
-        _merge(private, secret)
+        merge(private, secret)
         won = any(e["type"] == "challenge-ship" and e["winner"] == player for e in more)
         context = {player: {"defeated": defender}} if won else None
         more, secret, _ = _check(c, state, player, stream, label, context)
         events += more
-        _merge(private, secret)
+        merge(private, secret)
         ended = True
     elif kind == "anchor" and state["board"][player]["chests"]:
         events, private, ended = deliver(c, state, player, stream, label)
@@ -359,7 +356,7 @@ def finish_move(c: Components, state: State, player: str, then: str, target: str
     context = {player: {"cards": target, "give": list(give)}} if then == "cards" else None
     more, secret, _ = _check(c, state, player, public, label, context)
     events += more
-    _merge(private, secret)
+    merge(private, secret)
     events += scoring.reached(c, state, order_from(state, player))
     return events, private
 
@@ -393,7 +390,7 @@ def move_ship(c: Components, state: State, player: str, path: Sequence[str],
             say_sailed()
             start, sailed = sq, []
         events += more
-        _merge(private, secret)
+        merge(private, secret)
         if ended:
             rest = list(path[i + 1:])
             if state["step"] != "over" and (rest or then in THEN):
@@ -408,7 +405,7 @@ def move_ship(c: Components, state: State, player: str, path: Sequence[str],
         more, secret = finish_move(c, state, player, then, target, public, label,
                                    sealed=secret_stream, give=give)
         events += more
-        _merge(private, secret)
+        merge(private, secret)
     return events, private
 
 
@@ -625,7 +622,7 @@ def run_sail(c: Components, state: State, player: str, plans: Sequence[Mapping[s
             more.insert(0, {"type": "stay", "player": player, "text": f"{player} is already "
                             f"on {state['ships'][player]} ({what})."})
         events += more
-        _merge(private, secret)
+        merge(private, secret)
         return events, private
     events.append({"type": "stay", "player": player, "text": f"{player} stays on "
                    f"{state['ships'][player]}: no goal possible (Round 2: no player has to "

@@ -10,9 +10,10 @@ from typing import Any
 from pbem.core.dice import Rng
 from pbem.core.errors import Problem
 from pbem.core.ruleset import Outcome
+from pbem.games.deukalion import actions, kylix, pursuits, sailing, scoring
 from pbem.games.deukalion import choices as choices_mod
-from pbem.games.deukalion import kylix, pursuits, sailing, scoring
 from pbem.games.deukalion.components import Components
+from pbem.games.deukalion.outcome import merge, pair
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -30,21 +31,9 @@ def colours(c: Components) -> tuple[str, ...]:
 
 def from_left(state: State) -> list[str]:
     """The players other than the active one, from his left (Round 2: clockwise)."""
-    seats = state["seats"]
-    i = seats.index(state["active"])
-    return [seats[(i + k) % len(seats)] for k in range(1, len(seats))]
+    return actions.others_from_left(state, state["active"])
 
 
-def _merge(private: Private, more: Mapping[str, list[Event]]) -> None:
-    for p, evs in more.items():
-        private.setdefault(p, []).extend(evs)
-
-
-def _pair(result: Any) -> tuple[list[Event], Private]:
-    """A helper's result as (events, private), whether it returned both or events only."""
-    if isinstance(result, tuple):
-        return list(result[0]), dict(result[1])
-    return list(result), {}
 
 
 def setup(c: Components, players: tuple[str, ...], options: Mapping[str, str],
@@ -157,7 +146,7 @@ def sail_phase(c: Components, state: State, orders: Mapping[str, Mapping[str, An
             break
         more, secret = _sail_one(c, state, p, orders.get(p, {}), rng)
         events += more
-        _merge(private, secret)
+        merge(private, secret)
         state["sailors"].remove(p)
         if state["step"] == "over":
             return events, private
@@ -174,14 +163,14 @@ def _sail_one(c: Components, state: State, p: str, mine: Mapping[str, Any], rng:
     _set_choices(c, state, p, mine, private)
     raw = mine.get("plan", [])
     plans = sailing.plan_sail(c, state, p, raw if isinstance(raw, list) else [raw])[0]
-    more, secret = _pair(sailing.run_sail(c, state, p, plans, steps, rng,
+    more, secret = pair(sailing.run_sail(c, state, p, plans, steps, rng,
                                           f"t{t:02d}/sail/{p}"))
     events += more
-    _merge(private, secret)
-    more, secret = _pair(pursuits.check_pursuits(c, state, sailing.order_from(state, p),
+    merge(private, secret)
+    more, secret = pair(pursuits.check_pursuits(c, state, sailing.order_from(state, p),
                                                  rng.sealed, f"t{t:02d}/sail/{p}/pursuit"))
     events += more
-    _merge(private, secret)
+    merge(private, secret)
     events += scoring.reached(c, state, [p])
     return events, private
 
@@ -193,13 +182,13 @@ def kylix_phase(c: Components, state: State, player: str, orders: Mapping[str, A
     _set_choices(c, state, player, orders, private)
     body = {k: v for k, v in orders.items() if k != "choices"}
     plan = kylix.plan_kylix(c, state, player, body)[0]
-    events, secret = _pair(kylix.run_kylix(c, state, player, plan, rng))
-    _merge(private, secret)
+    events, secret = pair(kylix.run_kylix(c, state, player, plan, rng))
+    merge(private, secret)
     t = state["turn"]
-    more, secret = _pair(pursuits.check_pursuits(c, state, sailing.order_from(state, player),
+    more, secret = pair(pursuits.check_pursuits(c, state, sailing.order_from(state, player),
                                                  rng.sealed, f"t{t:02d}/kylix/pursuit"))
     events += more
-    _merge(private, secret)
+    merge(private, secret)
     events += scoring.reached(c, state, [player, *from_left(state)])
     if state["step"] == "over":
         return events, private
