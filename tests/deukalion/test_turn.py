@@ -105,3 +105,14 @@ def test_honour_3_5_simulate_recomputes_honour_cards_from_the_events() -> None:
     told = [{"type": "honour", "player": "bob", "cards": 1, "text": "bob takes 1"}]
     assert RULESET.invariants(before, after, told, {}) == []
     assert any("bob's Honour cards" in x for x in RULESET.invariants(before, after, [], {}))
+
+
+def test_kylix_1_score_1_reports_show_the_face_each_draw_gives() -> None:
+    # The Kylix's dice show 1, 1, 2, 2, 3, 3 (Kylix 1): a draw of 5 is a 3. A hoplite's
+    # throw is one of the 20 authored faces: 1-9 skull up, 10-18 skull down, 19-20 side.
+    assert RULESET.die_face("t02/kylix/centre", 5) == "3"
+    assert RULESET.die_face("t02/kylix/w", 1) == "1"
+    assert RULESET.die_face("t01/sail/bob/place/bob/3", 9).startswith("skull up")
+    assert RULESET.die_face("t01/sail/bob/place/bob/3", 10).startswith("skull down")
+    assert RULESET.die_face("t07/kylix/ship/carol/2", 20).startswith("on its side")
+    assert RULESET.die_face("setup/actions/29", 3) is None  # a shuffle shows no face

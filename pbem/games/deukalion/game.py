@@ -10,10 +10,11 @@ shaken (public dice) at the end of the record that opens the sail phase (Round 1
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from pbem.core.dice import Rng, Stream
+from pbem.core.dice import DEUKALION_DIE, Rng, Stream
 from pbem.core.errors import Problem
 from pbem.core.resources import order_form_text
 from pbem.core.ruleset import (
@@ -27,10 +28,17 @@ from pbem.core.ruleset import (
 )
 from pbem.games.deukalion import choices as choices_mod
 from pbem.games.deukalion import turn
-from pbem.games.deukalion.components import Components, load
+from pbem.games.deukalion.components import Components, load, throw_faces
 
 State = dict[str, Any]
 Event = dict[str, Any]
+
+#: The Kylix's five dice (kylix.roll) and a thrown hoplite (challenges.throw: the last two
+#: parts are the thrower and the hoplite's number); set-up shuffles start with "setup/".
+_KYLIX_DRAW = re.compile(r"t\d+/kylix/(centre|n|e|s|w)")
+_THROW_DRAW = re.compile(r"t\d+/(?!.*shuffle).+/[a-z0-9._-]+/\d+")
+THROW_WORDS = {"up": "skull up: 0, to the Underworld", "down": "skull down: 1",
+               "side": "on its side: 1/2"}
 
 
 class Deukalion(Ruleset):
@@ -163,6 +171,17 @@ class Deukalion(Ruleset):
         from pbem.games.deukalion import bot
 
         return bot.orders(self.c, view, phase, player, rng)
+
+    def die_face(self, label: str, value: int) -> str | None:
+        """What a draw shows on the table: a Kylix die's face (Kylix 1: faces 1, 1, 2, 2, 3,
+        3; the draw is the face's index) or a thrown hoplite (Score 1-3; the draw is one of
+        the 20 authored faces)."""
+        if _KYLIX_DRAW.fullmatch(label) and 1 <= value <= len(DEUKALION_DIE):
+            return str(DEUKALION_DIE[value - 1])
+        faces = throw_faces()
+        if _THROW_DRAW.fullmatch(label) and 1 <= value <= len(faces):
+            return THROW_WORDS.get(faces[value - 1])
+        return None
 
     def invariants(self, before: State | None, after: State, events: Sequence[Event],
                    private: Mapping[str, Sequence[Event]]) -> list[str]:
