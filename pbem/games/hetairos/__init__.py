@@ -1,0 +1,1 @@
+"""Hetairos (James Baillie): an adventure game in the Greek underworld, by email."""
