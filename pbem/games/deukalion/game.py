@@ -37,8 +37,7 @@ Event = dict[str, Any]
 #: parts are the thrower and the hoplite's number); set-up shuffles start with "setup/".
 _KYLIX_DRAW = re.compile(r"t\d+/kylix/(centre|n|e|s|w)")
 _THROW_DRAW = re.compile(r"t\d+/(?!.*shuffle).+/[a-z0-9._-]+/\d+")
-THROW_WORDS = {"up": "skull up: 0, to the Underworld", "down": "skull down: 1",
-               "side": "on its side: 1/2"}
+THROW_WORDS = {"up": "skull up", "down": "skull down", "side": "side"}  # 0, 1, 1/2 (Score 1-3)
 
 
 class Deukalion(Ruleset):
