@@ -355,12 +355,24 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
-@dataclass
 class BrowserDemo:
-    """A finished demo campaign for the browser tests, and its public site (built once)."""
+    """A finished demo campaign for the browser tests, and its public site: built once, the
+    first time a test asks for it (the games whose reports alone are opened never build one)."""
 
-    campaign: Campaign
-    site: Path
+    def __init__(self, campaign: Campaign, out: Path) -> None:
+        self.campaign = campaign
+        self._out = out
+        self._built = False
+
+    @property
+    def site(self) -> Path:
+        if not self._built:
+            from pbem.channels import site
+
+            result = site.build(self.campaign, self._out)
+            assert result.gazette and result.audit.passed
+            self._built = True
+        return self._out
 
 
 #: The demos the browser tests open: (game, players, seed). One of each per session: the
@@ -374,7 +386,6 @@ BROWSER_DEMOS = {"mythology": (2, "site"), "cyclades": (3, "a11y"),
 @pytest.fixture(scope="session")
 def browser_demo(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], BrowserDemo]:
     """``browser_demo(game)``: the session's demo of ``game`` and its site (gazettes)."""
-    from pbem.channels import site
     from pbem.core import demo
     from pbem.core.campaign import open_campaign
 
@@ -387,10 +398,7 @@ def browser_demo(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Br
             demo.run(games.get(game), root, players=players, seed=seed, options={},
                      resolve=games.get, with_reports=False)
             c = open_campaign(root / "campaign", games.get)
-            out = root.parent / "site"
-            result = site.build(c, out)
-            assert result.gazette and result.audit.passed
-            made[game] = BrowserDemo(c, out)
+            made[game] = BrowserDemo(c, root.parent / "site")
         return made[game]
 
     return get

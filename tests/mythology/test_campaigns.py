@@ -216,12 +216,14 @@ def test_bot_campaign_keeps_every_invariant(players: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", range(2, 11))
+@pytest.mark.parametrize("players", [4, 6, 8, 9])
 @pytest.mark.parametrize("seed", ["a"])
 def test_bot_campaign_sweep(players: int, seed: str) -> None:
-    """Every table size, one whole game each. (A second seed for each, about 14 s of the
-    suite's 4-minute budget, became nine more games in .ci/run's soak: ``pbem simulate
-    mythology --games 9``, every count of players in turn, through the real path.)"""
+    """The table sizes the test above leaves out, one whole game each, so that every size
+    from 2 to 10 is played here. (A second seed for each, about 14 s of the suite's 4-minute
+    budget, became nine more games in .ci/run's soak: ``pbem simulate mythology --games 9``,
+    every count of players in turn, through the real path; the sizes the test above plays
+    were dropped from this sweep when issues 15-17 added three games.)"""
     play(players, f"sweep-{seed}-{players}")
 
 
