@@ -306,7 +306,9 @@ def test_text_a_game_builds_from_orders_adds_no_element_in_any_format(
         game: str, demos: dict[str, Campaign], monkeypatch: pytest.MonkeyPatch) -> None:
     c = demos[game]
     last = ledger.count(c.ledger_dir)
-    for seq in sorted({1, last // 2, last}):
+    # A record in play and the last one (the set-up record's text is the same code's; it went
+    # for the suite's time budget when issues 15-17 added three games).
+    for seq in sorted({last // 2, last}):
         loaded = report.load(c, seq)
         for who in (c.players[0], None):
             rendered = []
