@@ -66,6 +66,14 @@ def _open(directory: Path):  # type: ignore[no-untyped-def]
     return open_campaign(directory, games.get)
 
 
+def _token() -> str:
+    """64 hex digits from the system's random source: what ``secrets.token_hex(32)`` returns,
+    without importing ``secrets`` (and ``random`` with it) into a one-shot command."""
+    import os
+
+    return os.urandom(32).hex()
+
+
 def _text(data: bytes, source: str) -> str:
     try:
         return data.decode("utf-8")
@@ -91,8 +99,8 @@ def games() -> None:
     found = registry.names()
     width = max(map(len, found), default=0)
     for name in found:
-        rs = registry.get(name)
-        typer.echo(f"{name:{width}}  {rs.title} ({rs.min_players}-{rs.max_players} players)")
+        title, low, high = registry.about(name)  # a built-in game is not imported for it
+        typer.echo(f"{name:{width}}  {title} ({low}-{high} players)")
 
 
 @app.command()
@@ -153,8 +161,6 @@ def new(
 def form(directory: Annotated[Path, typer.Argument(metavar="DIR")],
          player: Annotated[str, typer.Option(help="The player the form is for.")]) -> None:
     """Print the order form of the open phase for PLAYER."""
-    import secrets
-
     from pbem.core import engine
     from pbem.core.forms import render_form
 
@@ -169,7 +175,7 @@ def form(directory: Annotated[Path, typer.Argument(metavar="DIR")],
                         f"(acting: {', '.join(phase.actors) or 'nobody'})")
     view = c.ruleset.view(state, player) if state is not None else {}
     typer.echo(render_form(c.id, player, phase, c.ruleset.order_form(view, phase, player),
-                           secrets.token_hex(32), secrets.token_hex(32), c.envelope_hash),
+                           _token(), _token(), c.envelope_hash),
                nl=False)
 
 

@@ -34,13 +34,18 @@ all three, inside and outside ``[code]``, and a reader sees a bracket.
 
 from __future__ import annotations
 
-import html as _html
 import re
 import unicodedata
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from markupsafe import Markup
-from markupsafe import escape as _markup_escape
+if TYPE_CHECKING:
+    from markupsafe import Markup
+
+# html and markupsafe are imported by the two functions that use them: every command that
+# reads an order file imports this module, and the two (html.entities' table, markupsafe)
+# were 13 M of the 170 M instructions `pbem verify` ran beyond typer and cryptography (issue
+# 20); pages and pictures pay a dictionary lookup per call instead.
 
 #: What :func:`shown` puts in place of a character that may not be shown.
 REPLACEMENT = "\ufffd"
@@ -208,6 +213,9 @@ def markdown_code_block(text: object) -> str:
 def html(text: object) -> Markup:
     """``text`` safe in HTML text and in a double- or single-quoted attribute (what Jinja's
     autoescape does, after :func:`shown`). Markup passes unchanged."""
+    from markupsafe import Markup
+    from markupsafe import escape as _markup_escape
+
     if isinstance(text, Markup):
         return text
     return _markup_escape(shown(str(text)))
@@ -216,6 +224,8 @@ def html(text: object) -> Markup:
 def svg(text: object) -> str:
     """``text`` safe in SVG (XML) text and in a double-quoted attribute: ``& < > " '``
     escaped, and no character XML 1.0 forbids (:func:`shown` replaces the controls)."""
+    import html as _html
+
     return _html.escape(shown(str(text)), quote=True)
 
 

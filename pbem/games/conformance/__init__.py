@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem
-from pbem.core.resources import order_form_text
+from pbem.core.resources import order_form_text, read_toml
 from pbem.core.ruleset import (
     REVEAL_GAME,
     Event,
@@ -41,7 +41,7 @@ HIGH_VOYAGE = 7
 
 @cache
 def omens() -> dict[str, dict[str, Any]]:
-    data = tomllib.loads((DATA / "omens.toml").read_text())
+    data = read_toml(DATA / "omens.toml", tomllib)
     return {o["id"]: o for o in data["omen"]}
 
 

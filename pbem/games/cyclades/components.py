@@ -130,6 +130,7 @@ from typing import Any, ClassVar, Final
 import tomli
 
 from pbem.core.errors import Problem, ProblemsError
+from pbem.core.resources import read_toml
 
 #: The folder of the built-in data files.
 DATA: Final = Path(__file__).parent / "data"
@@ -906,7 +907,7 @@ class _Table:
 def _read(problems: _Problems, folder: Path, name: str) -> _Table | None:
     path = folder / name
     try:
-        data = tomli.loads(path.read_text(encoding="utf-8"))
+        data = read_toml(path)  # tomli's parse, kept between commands
     except OSError as exc:
         problems.add(name, f"cannot be read: {exc.strerror}")
         return None

@@ -56,6 +56,7 @@ from typing import Final
 import tomli
 
 from pbem.core.errors import Problem, ProblemsError
+from pbem.core.resources import read_toml
 
 #: The folder of the built-in board files.
 DATA: Final = Path(__file__).parent / "data" / "boards"
@@ -540,7 +541,7 @@ def _read_grid(side: _Table) -> tuple[int, int] | None:
 def _read(path: Path, problems: list[Problem]) -> _Raw | None:
     name = path.name
     try:
-        data = tomli.loads(path.read_text(encoding="utf-8"))
+        data = read_toml(path)  # tomli's parse, kept between commands
     except OSError as exc:
         problems.append(Problem(name, f"cannot be read: {exc.strerror}"))
         return None

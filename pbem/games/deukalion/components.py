@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core.errors import Problem, ProblemsError
+from pbem.core.resources import read_toml
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -221,7 +222,7 @@ class Components:
 
 
 def _read(folder: Path, name: str) -> dict[str, Any]:
-    return tomllib.loads((folder / name).read_text(encoding="utf-8"))
+    return read_toml(folder / name, tomllib)  # kept between commands
 
 
 def _game(folder: Path) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core.errors import Problem, ProblemsError
+from pbem.core.resources import read_toml
 from pbem.games.grecos.squares import SQUARES
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -98,7 +99,7 @@ class Components:
 
 
 def _read(name: str) -> dict[str, Any]:
-    return tomllib.loads((DATA / name).read_text(encoding="utf-8"))
+    return read_toml(DATA / name, tomllib)  # kept between commands
 
 
 @cache

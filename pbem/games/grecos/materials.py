@@ -75,6 +75,7 @@ from functools import cache
 from typing import Any
 
 from pbem.core.errors import Problem, ProblemsError
+from pbem.core.resources import read_toml
 from pbem.games.grecos.components import DATA, Components
 from pbem.games.grecos.squares import neighbours
 
@@ -115,7 +116,7 @@ def load() -> dict[str, Material]:
     """The sixteen rows of ``data/materials.toml``, in the seed's order. A file that breaks
     the table's shape (not 16 rows, an unknown effect, an implemented row without an effect or
     amount, a row out without its undefined term) does not load."""
-    raw = tomllib.loads((DATA / "materials.toml").read_text(encoding="utf-8"))["material"]
+    raw = read_toml(DATA / "materials.toml", tomllib)["material"]  # kept between commands
     out: dict[str, Material] = {}
     problems: list[Problem] = []
     for row, x in enumerate(raw, 1):

@@ -33,6 +33,7 @@ from typing import Any, Final, TypeVar
 import tomli
 
 from pbem.core.errors import Problem, ProblemsError
+from pbem.core.resources import read_toml
 
 #: The folder of the built-in data files.
 DATA: Final = Path(__file__).parent / "data"
@@ -592,7 +593,7 @@ class _Table:
 def _read(directory: Path, name: str) -> _Table:
     path = directory / name
     try:
-        data = tomli.loads(path.read_text(encoding="utf-8"))
+        data = read_toml(path)  # tomli's parse, kept between commands
     except OSError as exc:
         raise ComponentDataError(Problem(name, f"cannot be read: {exc.strerror}")) from None
     except tomli.TOMLDecodeError as exc:

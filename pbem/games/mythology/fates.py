@@ -61,6 +61,7 @@ from functools import cache
 from pathlib import Path
 
 from pbem.core.dice import Stream
+from pbem.core.resources import parse_toml
 from pbem.core.ruleset import Event
 
 #: 102 G: Fate counters are placed from the box of game Turn 14 toward the box of Turn 1.
@@ -146,7 +147,7 @@ def _halves(fate: int, points: object) -> int:
 def parse_chart(text: str) -> dict[int, FateEntry]:
     """The chart from the ``[[fate]]`` tables of ``fates.toml`` (see the module docstring)."""
     chart: dict[int, FateEntry] = {}
-    for row in tomllib.loads(text).get("fate", []):
+    for row in parse_toml(text, tomllib).get("fate", []):  # kept between commands
         fate = row["id"]
         if fate in chart:
             raise ValueError(f"fate {fate} is listed twice")
