@@ -14,12 +14,23 @@ of the text the player sent. The raw message itself is in ``gm/mail/received``.
 Mail comes from anyone: the work one message causes is bounded (:data:`MAX_BLOCKS`, and the
 limits of :mod:`pbem.channels.mime`), what was read is remembered by the hash of the bytes,
 and whatever goes wrong with one message, the next one is read (see :func:`ingest`).
+
+Messages are handled in batches (group commit, :func:`pbem.core.fsutil.deferred_syncs`):
+everything a batch writes is synced at once at its end, and only then are its messages
+marked as read and reported. A run killed (or a power cut) before that reads the batch's
+messages again next time, and doing one again is harmless: the raw copies are named by their
+hash, an order file already pending is ``unchanged``, and a reply already queued is not
+queued again (:func:`pbem.channels.outbox.put` ``once``). What the second reading may say
+differently is only in the GM's output and the inbox: a file the same player replaced later
+in that batch is then refused as a replay, and the player's only reply is the first one.
 """
 
 from __future__ import annotations
 
 import email.utils
+import functools
 import re
+import time
 import traceback
 from collections.abc import Callable, Iterable
 from email.headerregistry import Address
@@ -35,7 +46,7 @@ from pbem.channels.results import (
     BlockResult,
     MessageResult,
 )
-from pbem.core import armor, engine
+from pbem.core import armor, engine, fsutil
 from pbem.core import orders as orders_mod
 from pbem.core.campaign import Campaign
 from pbem.core.errors import ArmorError, IllegalOrderError, PbemError
@@ -56,13 +67,19 @@ _ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _ADDR_SPEC = re.compile(rf"{_ATOM}(?:\.{_ATOM})*@{_LABEL}(?:\.{_LABEL})+")
 _MSG_ID = re.compile(r"<[!-;=?-~]{1,250}>")
+#: A batch ends after this many messages or seconds (whichever first), or with the input.
+#: Larger batches sync less often; each batch's lines reach the GM only when it ends.
+BATCH_MESSAGES = 250
+BATCH_SECONDS = 2.0
 
 
 def ingest(campaign: Campaign, paths: Iterable[Path], *, received: str,
-           on_result: Callable[[MessageResult], None] = lambda _: None) -> list[MessageResult]:
+           on_result: Callable[[MessageResult], None] = lambda _: None,
+           keep: bool = True) -> list[MessageResult]:
     """Ingest every message of every source in ``paths``; ``received`` (RFC 3339 UTC, the
-    caller's clock) is when the GM's side got them. ``on_result`` sees each result as soon
-    as it is done.
+    caller's clock) is when the GM's side got them. ``on_result`` sees each result once it
+    counts: when its batch is on the disk. The results are returned too, unless ``keep`` is
+    false (a long run then keeps no memory per message but the hashes of what it read).
 
     Whatever happens while one message is read, the next one is read: an exception is
     caught for that message alone, which is set aside in ``gm/mail/failed`` (not marked as
@@ -70,9 +87,21 @@ def ingest(campaign: Campaign, paths: Iterable[Path], *, received: str,
     paths = list(paths)
     for path in paths:
         sources.check(path)
-    results = []
-    with store.IngestLock(campaign):
+    results: list[MessageResult] = []
+    batch: list[MessageResult] = []
+    with store.IngestLock(campaign), fsutil.deferred_syncs() as syncs:
         seen = store.Seen(store.mail_dir(campaign) / "seen.txt")
+
+        def commit() -> None:
+            syncs.sync()   # everything the batch wrote, and the seen lines of the one before
+            seen.flush()   # only now are its messages read (synced with the next batch)
+            for result in batch:
+                if keep:
+                    results.append(result)
+                on_result(result)
+            batch.clear()
+
+        started = time.monotonic()
         for item in (item for path in paths for item in sources.read(path)):
             result = MessageResult(item.source, item.kind)
             try:
@@ -84,8 +113,12 @@ def ingest(campaign: Campaign, paths: Iterable[Path], *, received: str,
                     _ingest_text(campaign, item, seen, received, result)
             except Exception as exc:  # one message never stops the others
                 _failed(campaign, item, result, exc, received)
-            results.append(result)
-            on_result(result)
+            batch.append(result)
+            if (len(batch) >= BATCH_MESSAGES
+                    or time.monotonic() - started >= BATCH_SECONDS):
+                commit()
+                started = time.monotonic()
+        commit()
     return results
 
 
@@ -142,7 +175,7 @@ def _ingest_mail(campaign: Campaign, item: sources.Item, seen: store.Seen, recei
         result.unused_copy = store.deliver(store.mail_dir(campaign) / "unused", item.raw,
                                            same_as=result.kept)
     try:
-        _reply(campaign, head, result, received)
+        _reply(campaign, head, result, received, hash_token.removeprefix("sha256:")[:32])
     except Exception as exc:  # the orders are in: say why no receipt
         result.reply = ""
         result.no_reply = mime.clean(f"the reply could not be queued ({type(exc).__name__}: "
@@ -300,6 +333,13 @@ def _envelope(block: armor.Block | None) -> tuple[str, str]:
     """The player and phase a block says it is for, when its TOML reads ('' otherwise)."""
     if block is None:
         return "", ""
+    return _read_envelope(block)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_envelope(block: armor.Block) -> tuple[str, str]:
+    # A message's blocks are asked about up to three times (form copies, quotes, results):
+    # parsed once. The cache is small: what it holds is a few messages' blocks.
     try:
         env = orders_mod.parse(block).envelope
     except (PbemError, RecursionError):
@@ -326,8 +366,10 @@ def _form_copies(found: list[armor.Block]
     return {block: pair for block, pair in unsigned if pair in signed}, signed
 
 
-def _reply(campaign: Campaign, msg: Message, result: MessageResult, received: str) -> None:
-    """Queue the reply, unless there is nobody (or no person) to send it to."""
+def _reply(campaign: Campaign, msg: Message, result: MessageResult, received: str,
+           name: str) -> None:
+    """Queue the reply, unless there is nobody (or no person) to send it to; once per
+    message (``name``, from the hash of its bytes), however often it is read."""
     settings = campaign.settings()
     mail = settings.get("mail", {})
     own = str(mail.get("from", "")) if isinstance(mail, dict) else ""
@@ -351,7 +393,7 @@ def _reply(campaign: Campaign, msg: Message, result: MessageResult, received: st
     # again as addresses.
     to = Address(display_name=result.sender_name, addr_spec=result.sender)
     reply = replies.build(result, references, sender=own, to=to, text=text, date=received)
-    result.reply = outbox.put(campaign, reply)
+    result.reply = outbox.put(campaign, reply, once=f"reply-{name}")
     for i in private:
         # The rules' objections speak of the player's hidden position: only to their address.
         b = result.blocks[i]
@@ -362,7 +404,7 @@ def _reply(campaign: Campaign, msg: Message, result: MessageResult, received: st
                                                  on_behalf=result.sender),
                                date=received,
                                tag=f"private/{i}")
-        outbox.put(campaign, secret)
+        outbox.put(campaign, secret, once=f"reply-{name}-private-{i}")
 
 
 def _registered(settings: dict[str, object]) -> dict[str, str]:

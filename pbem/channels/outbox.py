@@ -8,6 +8,11 @@ that the server already took. Any mail client can open the folder to look or sen
 Waiting means: in ``new``, or in ``cur`` without the ``S`` flag (a client that only listed
 the folder moves messages there). A message a client has *read* carries ``S`` and counts as
 sent, so look at the outbox with a client after sending, or not at all before.
+
+A message queued with a name (``put(..., once=NAME)``, the replies of ``pbem ingest``) is
+queued once: its file name ends in ``.pbem-NAME``, and a second ``put`` under that name,
+sent or not, writes nothing. So an ingest killed before its batch was synced, which reads
+the batch's messages again, does not answer them twice.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from __future__ import annotations
 import fcntl
 import mailbox
 import os
+import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from email.message import EmailMessage
@@ -22,10 +29,12 @@ from email.parser import BytesHeaderParser
 from email.policy import default
 from pathlib import Path
 
+from pbem.core import fsutil
 from pbem.core.campaign import Campaign
-from pbem.core.fsutil import fsync_dir
+from pbem.core.fsutil import atomic_write, fsync_dir
 
 SENT_FLAG = "S"
+_ONCE = re.compile(r"[A-Za-z0-9-]{1,100}")
 
 
 def path(campaign: Campaign) -> Path:
@@ -40,12 +49,70 @@ def open_outbox(campaign: Campaign) -> mailbox.Maildir:
     return box
 
 
-def put(campaign: Campaign, message: EmailMessage) -> str:
+def put(campaign: Campaign, message: EmailMessage, *, once: str = "") -> str:
     """Queue ``message``; its Maildir key. It is stored as 7-bit MIME (8-bit text parts become
     quoted-printable or base64), so any SMTP server takes it; LF line ends, which the sender
-    turns into CR LF."""
-    return open_outbox(campaign).add(message.as_bytes(
-        policy=message.policy.clone(cte_type="7bit")))
+    turns into CR LF.
+
+    ``once`` (letters, digits, ``-``) names the message: if one of that name is in the
+    outbox already, sent or waiting, nothing is written and its key is returned. Such a
+    message is written like every durable file (synced with the batch in
+    :func:`pbem.core.fsutil.deferred_syncs`)."""
+    data = message.as_bytes(policy=message.policy.clone(cte_type="7bit"))
+    if not once:
+        return open_outbox(campaign).add(data)
+    if not _ONCE.fullmatch(once):
+        raise ValueError(f"outbox name {once!r}: letters, digits and '-' only")
+    names = _named(campaign)
+    if once in names:
+        found = _find(campaign, once)
+        if found is not None:
+            return found.name.partition(":2,")[0]
+    now = time.time()
+    _counter[0] += 1
+    key = (f"{int(now)}.M{int(now % 1 * 1e6):06d}P{os.getpid()}Q{_counter[0]}"
+           f".pbem-{once}")
+    tmp = path(campaign) / "tmp" / key
+    atomic_write(tmp, data, 0o600, sync_dir=False)
+    final = path(campaign) / "new" / key
+    os.replace(tmp, final)
+    fsutil.sync_later(final)
+    fsync_dir(final.parent)
+    names.add(once)
+    return key
+
+
+_counter = [0]
+#: outbox folder -> the names given to ``put`` found there, listed once per process.
+_names: dict[Path, set[str]] = {}
+
+
+def _named(campaign: Campaign) -> set[str]:
+    folder = path(campaign)
+    if folder not in _names:
+        open_outbox(campaign)
+        found: set[str] = set()
+        for sub in ("new", "cur"):
+            for name in os.listdir(folder / sub):
+                _, sep, given = name.partition(":2,")[0].rpartition(".pbem-")
+                if sep:
+                    found.add(given)
+        _names[folder] = found
+    return _names[folder]
+
+
+def _find(campaign: Campaign, once: str) -> Path | None:
+    """The file of the message named ``once``, if it is there and whole: one cut short by a
+    power cut before its batch was synced (empty, or not ending its last line) is removed."""
+    for sub in ("new", "cur"):
+        for file in (path(campaign) / sub).glob(f"*.pbem-{once}*"):
+            if not file.name.partition(":2,")[0].endswith(f".pbem-{once}"):
+                continue
+            data = file.read_bytes()
+            if data.endswith(b"\n") and b"\0" not in data:
+                return file
+            file.unlink()
+    return None
 
 
 @contextmanager

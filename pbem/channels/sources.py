@@ -63,6 +63,7 @@ def read(path: Path) -> Iterator[Item]:
         return
     raw = path.read_bytes()
     if _FROM_LINE.match(raw):
+        del raw  # read message by message: a long run does not hold the whole mbox
         box = mailbox.mbox(path, create=False)
         try:
             for n, key in enumerate(box.iterkeys(), start=1):

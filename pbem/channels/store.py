@@ -7,8 +7,11 @@ Files are named after the SHA-256 of their bytes, so keeping the same message tw
 nothing new, and are delivered the Maildir way (written and synced in ``tmp/``, renamed into
 ``new/``), so a crash never leaves half a message. ``gm/mail/seen.txt`` lists what was read,
 by the SHA-256 of its bytes, so that reading a mailbox again does not answer the same mail
-twice. A message whose reading failed is set aside in ``gm/mail/failed`` (the error and its
-traceback in ``gm/mail/failed.txt``) and is not marked as read: the next run tries it again.
+twice. Under the group commit of ``pbem ingest`` (:func:`pbem.core.fsutil.deferred_syncs`)
+these writes are synced once per batch, and a message goes into ``seen.txt`` only after its
+batch was: a copy found cut short (a power cut before the sync) is written again. A message
+whose reading failed is set aside in ``gm/mail/failed`` (the error and its traceback in
+``gm/mail/failed.txt``) and is not marked as read: the next run tries it again.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ import hashlib
 import os
 from pathlib import Path
 
+from pbem.core import fsutil
 from pbem.core.campaign import Campaign
-from pbem.core.fsutil import CampaignLock, atomic_write, fsync_dir
+from pbem.core.fsutil import CampaignLock, atomic_write, fsync_dir, sweep_temp_files
 
 
 def mail_dir(campaign: Campaign) -> Path:
@@ -48,7 +52,9 @@ def deliver(maildir: Path, data: bytes, suffix: str = "", *, same_as: Path | Non
     if name in known:
         for sub in ("new", "cur"):
             for existing in (maildir / sub).glob(name + "*"):
-                return existing
+                if existing.stat().st_size == len(data):
+                    return existing
+                existing.unlink()  # cut short by a power cut before its batch was synced
     tmp = maildir / "tmp" / name
     linked = False
     if same_as is not None:
@@ -62,6 +68,7 @@ def deliver(maildir: Path, data: bytes, suffix: str = "", *, same_as: Path | Non
         atomic_write(tmp, data, 0o600, sync_dir=False)  # the rename below is what must last
     final = maildir / "new" / name
     os.replace(tmp, final)
+    fsutil.sync_later(final)  # in a batch: its data, written under the tmp name
     fsync_dir(final.parent)
     known.add(name)
     return final
@@ -85,7 +92,11 @@ def _names(maildir: Path) -> set[str]:
 def keep_file(directory: Path, data: bytes, suffix: str = ".txt") -> Path:
     """Keep a forum text in ``directory`` under the hash of its bytes."""
     path = directory / f"{digest(data)[:32]}{suffix}"
-    if not path.exists():
+    try:
+        kept = path.stat().st_size == len(data)  # else cut short by a power cut: again
+    except FileNotFoundError:
+        kept = False
+    if not kept:
         atomic_write(path, data, 0o600)
     return path
 
@@ -105,11 +116,16 @@ class Seen:
     """``gm/mail/seen.txt``: one line per message read (``sha256:<hex>`` of its bytes: a
     message sent again with other bytes under the same Message-ID is read again) and one per
     forum block submitted (``block:<hex>``). Older files also hold ``msgid:`` lines, no longer
-    consulted."""
+    consulted.
+
+    Tokens are :meth:`add`-ed as each message is done (a second copy in the same batch is then
+    known) and written by :meth:`flush`, which ``ingest`` calls only after the batch's own
+    writes are synced: a token on the disk always means a message whose work is."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.tokens: set[str] = set()
+        self._lines: list[str] = []
         if path.is_file():
             for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
                 self.tokens.update(line.split())
@@ -118,16 +134,19 @@ class Seen:
         return token in self.tokens
 
     def add(self, *tokens: str) -> None:
-        """Record ``tokens`` on one line, durably: a crash right after cannot forget them."""
+        """Record ``tokens`` (one line), known at once, written by :meth:`flush`."""
         clean = ["".join(t.split()) for t in tokens if t]
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            os.write(fd, (" ".join(clean) + "\n").encode())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        self._lines.append(" ".join(clean) + "\n")
         self.tokens.update(clean)
+
+    def flush(self) -> None:
+        """Append the lines added since, in one write: durable now, or with the next batch
+        (its loss by a power cut costs only reading those messages again)."""
+        if not self._lines:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fsutil.append(self.path, "".join(self._lines).encode())
+        self._lines.clear()
 
 
 class IngestLock(CampaignLock):
@@ -138,3 +157,10 @@ class IngestLock(CampaignLock):
     def __init__(self, campaign: Campaign) -> None:
         mail_dir(campaign).mkdir(mode=0o700, parents=True, exist_ok=True)
         super().__init__(mail_dir(campaign))
+
+    def _take_over(self) -> None:
+        assert self.fd is not None
+        killed = bool(os.pread(self.fd, 32, 0).strip())
+        super()._take_over()  # a killed run's temp files under gm/mail swept
+        if killed:  # and those of the replies it was queuing
+            sweep_temp_files(self.path.parent.parent / "outbox")

@@ -44,7 +44,7 @@ def register(app: typer.Typer) -> None:
                     for line in b.error.render().split("\n"):
                         typer.echo(f"rejected: {line}", err=True)
 
-        ingest_mod.ingest(campaign, source, received=now_utc(), on_result=show)
+        ingest_mod.ingest(campaign, source, received=now_utc(), on_result=show, keep=False)
         if rejected:
             raise typer.Exit(1)
 

@@ -10,6 +10,12 @@ its temp files behind; the next command that takes the campaign lock removes the
 day, for a PID used again since), so a command never deletes the temp file of another one
 that is still writing.
 
+A command that writes many files (``pbem ingest``) may defer their syncs to one pass per
+batch (:func:`deferred_syncs`, group commit): inside it :func:`atomic_write`, :func:`write_new`,
+:func:`append` and :func:`fsync_dir` write as usual but only note what to sync, and
+:meth:`SyncBatch.sync` makes all of it durable at once; the caller counts the batch's work
+as done only after that.
+
 Files the user names (``pbem sign -o``, ``pbem export OUT``, ``pbem site OUT``...) go through
 :func:`write_output` and :func:`check_new_dir`: they replace only a regular file, write to a
 device or pipe (``/dev/stdout``, ``/dev/null``) as a stream, write through a symbolic link
@@ -24,6 +30,7 @@ import os
 import re
 import stat
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 
@@ -40,11 +47,159 @@ def temp_path(path: Path) -> Path:
 
 
 def fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    """fsync the directory ``path`` (its entries: new and renamed names), now or, inside
+    :func:`deferred_syncs`, at the end of the batch."""
+    if _batch is not None:
+        _batch.dirs.add(Path(path))
+        return
+    _fsync_path(path, os.O_RDONLY | os.O_DIRECTORY)
+
+
+def _fsync_path(path: str | Path, flags: int = os.O_RDONLY) -> None:
+    fd = os.open(path, flags)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def sync_later(path: Path) -> None:
+    """Inside :func:`deferred_syncs`, fsync the file ``path`` with the batch: for a file
+    that got its name by a rename after it was written (its data was noted under the old
+    name). Outside, nothing: the writer synced it before the rename."""
+    if _batch is not None:
+        _batch.files.add(Path(path))
+
+
+def append(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Append ``data`` to ``path`` (created 0600 if missing) in one write, and fsync it
+    (with its directory when it was created), or note both for the batch."""
+    created = not path.exists()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        if durable and _batch is None:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    if durable:
+        if _batch is not None:
+            _batch.files.add(path)
+        if created:
+            fsync_dir(path.parent)
+
+
+# --- group commit ----------------------------------------------------------------------------
+
+#: Above this many files and directories to sync, a batch syncs their whole file system at
+#: once (syncfs(2)) instead of each one: one call against one fsync per file, and the kernel
+#: writes the batch's data in one pass. At or below it (a batch of one message, the last
+#: lines of a log) the file-by-file fsyncs cost less than writing back the file system's
+#: other dirty data.
+SYNCFS_ABOVE = 16
+
+
+class SyncBatch:
+    """The files and directories written durably since the last :meth:`sync`."""
+
+    def __init__(self, *, use_syncfs: bool | None = None) -> None:
+        self.files: set[Path] = set()
+        self.dirs: set[Path] = set()
+        self.use_syncfs = has_syncfs() if use_syncfs is None else use_syncfs
+
+    def sync(self) -> None:
+        """Make everything noted durable: each file system's syncfs, or each file's fsync
+        then each directory's (deepest first). A file noted and since renamed or removed is
+        skipped: its new name was noted too (:func:`sync_later`), or it is gone."""
+        global _generation
+        if not self.files and not self.dirs:
+            return
+        if self.use_syncfs and len(self.files) + len(self.dirs) > SYNCFS_ABOVE:
+            folders = self.dirs | {f.parent for f in self.files}
+            devices: dict[int, Path] = {}
+            for folder in folders:
+                with contextlib.suppress(FileNotFoundError):
+                    devices.setdefault(os.stat(folder).st_dev, folder)
+            for folder in devices.values():
+                fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+                try:
+                    syncfs(fd)
+                finally:
+                    os.close(fd)
+        else:
+            for file in self.files:
+                with contextlib.suppress(FileNotFoundError):
+                    _fsync_path(file)
+            for folder in sorted(self.dirs, key=lambda p: len(p.parts), reverse=True):
+                with contextlib.suppress(FileNotFoundError):
+                    _fsync_path(folder, os.O_RDONLY | os.O_DIRECTORY)
+        self.files.clear()
+        self.dirs.clear()
+        _generation += 1
+
+
+_batch: SyncBatch | None = None
+#: How many batches this process has synced: what was written before a change of it is
+#: durable (:func:`sync_generation`).
+_generation = 0
+
+
+def batching() -> bool:
+    """Whether durable writes are deferred to a batch now (:func:`deferred_syncs`)."""
+    return _batch is not None
+
+
+def sync_generation() -> int:
+    """Changes whenever a batch is synced: a writer that noted it when writing knows, once
+    it changed, that its write is on the disk."""
+    return _generation
+
+
+@contextlib.contextmanager
+def deferred_syncs(*, use_syncfs: bool | None = None) -> Iterator[SyncBatch]:
+    """Defer the syncs of every durable write inside to the :class:`SyncBatch` it yields
+    (group commit): the caller calls its ``sync`` at the end of each batch, and only then
+    counts the batch's work as done. Leaving normally syncs what is left; leaving by an
+    exception does not (the work is not done: it is read again and redone next time)."""
+    global _batch
+    if _batch is not None:
+        raise RuntimeError("deferred_syncs inside deferred_syncs")
+    batch = _batch = SyncBatch(use_syncfs=use_syncfs)
+    try:
+        yield batch
+    except BaseException:
+        _batch = None
+        raise
+    _batch = None
+    batch.sync()
+
+
+_syncfs: Callable[[int], int] | None = None
+_has_syncfs: bool | None = None
+
+
+def has_syncfs() -> bool:
+    """Whether the C library has syncfs(2) (Linux)."""
+    global _syncfs, _has_syncfs
+    if _has_syncfs is None:
+        import ctypes  # here: a few milliseconds, paid only by a command that batches
+
+        _syncfs = getattr(ctypes.CDLL(None, use_errno=True), "syncfs", None)
+        _has_syncfs = _syncfs is not None
+    return _has_syncfs
+
+
+def syncfs(fd: int) -> None:
+    """syncfs(2): write back the whole file system holding ``fd``, data and metadata."""
+    import ctypes
+
+    if not has_syncfs() or _syncfs is None:
+        raise OSError("syncfs is not available here")
+    if _syncfs(fd) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"syncfs: {os.strerror(err)}")
 
 
 def _open_temp(tmp: Path, mode: int) -> int:
@@ -81,7 +236,7 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, *, durable: bool = 
         while view:
             written = os.write(fd, view)
             view = view[written:]
-        if durable:
+        if durable and _batch is None:
             os.fsync(fd)
     except BaseException:
         os.close(fd)
@@ -93,7 +248,10 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, *, durable: bool = 
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    if durable and sync_dir:
+    if durable and _batch is not None:  # group commit: the file and its folder, later
+        _batch.files.add(path)
+        _batch.dirs.add(path.parent)
+    elif durable and sync_dir:
         fsync_dir(path.parent)
 
 
@@ -233,12 +391,15 @@ def write_new(directory: Path, suffix: str, data: bytes, width: int = 6, *,
             n += 1
             continue
         try:
-            os.write(fd, data)
-            if durable:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            if durable and _batch is None:
                 os.fsync(fd)
         finally:
             os.close(fd)
         if durable:
+            sync_later(path)
             fsync_dir(directory)
         hint.write_text(str(n))
         return path
