@@ -5,22 +5,30 @@ and 2001). Per-record cost is the benchmark time divided by the records; peak me
 maximum resident set of a fresh ``pbem audit`` process on the longest campaign.
 Many campaigns: 1,000 campaigns (ten distinct games, each copied a hundred times), audited on
 one process and on every core. The CI smoke run (``--benchmark-disable``) uses small sizes.
+Pass 1 alone (issue 20, target 6): a player's audit of a public copy of a game still in play
+(the 10x and 100x campaigns, and a 6-player Mythology campaign, each without its final record)
+checks signatures, chains and draws and re-adjudicates nothing; one process and two alternate
+in each round, so their ratio comes from one run.
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from benchmarks.test_simulate import machine_busy
 from pbem import games
 from pbem.core import audit, audit_many, demo, ledger
-from pbem.core.campaign import open_campaign
+from pbem.core.campaign import export_public, open_campaign
 
 SCALES = {"1x": 5, "10x": 50, "100x": 500}
 SMOKE_SCALES = {"1x": 1, "10x": 2, "100x": 10}
@@ -28,6 +36,11 @@ SMOKE_SCALES = {"1x": 1, "10x": 2, "100x": 10}
 
 def _smoke(config: pytest.Config) -> bool:
     return bool(config.getoption("benchmark_disable"))
+
+
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 @pytest.fixture(scope="module")
@@ -97,3 +110,67 @@ def test_audit_a_directory_of_campaigns(benchmark: Any, host: Path, jobs: int) -
     assert len(results) == len(paths) and all(r.ok for r in results)
     benchmark.extra_info["campaigns"] = len(paths)
     benchmark.extra_info["jobs"] = jobs
+
+
+@pytest.fixture(scope="module")
+def in_play(request: pytest.FixtureRequest, campaigns: dict[str, Path],
+            tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Public copies of games in play: the finished campaigns without their last record."""
+    smoke = _smoke(request.config)
+    base = tmp_path_factory.mktemp("in-play")
+    made = dict(campaigns)
+    made["mythology-6p"] = demo.run(
+        games.get("mythology"), base / "myth", players=2 if smoke else 6, seed="5",
+        options={}, resolve=games.get, with_reports=False).campaign_dir
+    out = {}
+    for label in ("10x", "100x", "mythology-6p"):
+        copy = base / label
+        export_public(made[label], copy)
+        last = ledger.count(copy / "ledger")
+        for name in (ledger.record_name(last), ledger.record_name(last) + ".sig"):
+            (copy / "ledger" / name).unlink()
+        out[label] = copy
+    return out
+
+
+@pytest.mark.parametrize("label", ["10x", "100x", "mythology-6p"])
+def test_audit_pass1_one_process_against_two(benchmark: Any, in_play: dict[str, Path],
+                                             label: str) -> None:
+    campaign = open_campaign(in_play[label], games.get)
+    records = ledger.count(campaign.ledger_dir)
+    walls: dict[int, list[float]] = {1: [], 2: []}
+    cpu: dict[str, list[float]] = {"jobs1": [], "jobs2_parent": [], "jobs2_workers": [],
+                                   "others": []}
+
+    def both() -> None:
+        for jobs in (1, 2):
+            parent, children = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
+            busy, started = machine_busy(), time.perf_counter()
+            result = audit.audit(open_campaign(in_play[label], games.get), jobs=jobs)
+            wall = time.perf_counter() - started
+            walls[jobs].append(wall)
+            parent = _cpu(resource.RUSAGE_SELF) - parent
+            children = _cpu(resource.RUSAGE_CHILDREN) - children
+            if jobs == 1:
+                cpu["jobs1"].append(parent)
+            else:
+                cpu["jobs2_parent"].append(parent)
+                cpu["jobs2_workers"].append(children)
+            cpu["others"].append(max(0.0, machine_busy() - busy - parent - children) / wall)
+            assert not result.replayed and result.records == records
+
+    both()  # warm: the files in the page cache, the workers' code loaded once
+    for times in (walls[1], walls[2], *cpu.values()):
+        times.clear()
+    benchmark.pedantic(both, rounds=5)
+    info = benchmark.extra_info
+    info["records"] = records
+    for jobs, times in walls.items():
+        info[f"jobs{jobs}_min_ms"] = round(min(times) * 1000, 1)
+        info[f"jobs{jobs}_median_ms"] = round(statistics.median(times) * 1000, 1)
+    for what, times in cpu.items():  # CPU time, ms (others: cores the rest of the machine used)
+        info[f"cpu_{what}_median"] = round(statistics.median(times) * (
+            1 if what == "others" else 1000), 2)
+    info["speedup_of_minima"] = round(min(walls[1]) / min(walls[2]), 3)
+    info["speedup_of_medians"] = round(statistics.median(walls[1]) /
+                                       statistics.median(walls[2]), 3)

@@ -62,12 +62,14 @@ def test_the_fast_check_judges_each_kind_of_container() -> None:
 @settings(max_examples=examples(500))
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_orjson_writes_every_float_with_a_point_or_a_signed_exponent(x: float) -> None:
-    # The fast path's float check (canonical._FLOAT) relies on this form.
+    # The fast path's float check (canonical._has_float) relies on this form, wherever the
+    # float stands: alone, in a list, as an object's value.
     import orjson
 
-    from pbem.core.canonical import _FLOAT
+    from pbem.core.canonical import _has_float
 
-    assert _FLOAT.search(orjson.dumps([x])) is not None
+    for value in (x, [x], [1, x], {"a": x}, {"a": "b", "c": [x]}):
+        assert _has_float(orjson.dumps(value))
 
 
 floats_too = st.recursive(
@@ -113,3 +115,25 @@ def test_parse_reads_back_what_canonical_json_wrote() -> None:
     value = {"b": [1, "é", {"z": True, "a": None}], "a": -(2**53) + 1}
     assert parse(canonical_json(value)) == value
     assert list(parse(canonical_json(value))) == ["a", "b"]
+
+
+@pytest.mark.parametrize("value", [
+    [{"phase": "t01.logsheet", "seq": 3}], {"id": "r12.e-3"}, ["v1.2", "10e-3"]])
+def test_digits_and_a_point_inside_a_string_stay_on_the_fast_path(
+        value: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Phase ids like "t01.logsheet" are in every list of sealed orders: they must not look
+    # like floats to the fast check (the exact path costs a walk of the whole value).
+    from pbem.core import canonical
+
+    def refuse(_: Any) -> bytes:
+        raise AssertionError("took the exact path")
+
+    monkeypatch.setattr(canonical, "_exact", refuse)
+    assert canonical_json(value) == rfc8785.dumps(value)
+
+
+@pytest.mark.parametrize("value", [1.0, [1e16], {"a": -0.0}, [1, 2.0], {"a": [3, 4.0]}])
+def test_a_float_at_any_value_position_takes_the_exact_path(value: Any) -> None:
+    # orjson writes each of these otherwise than RFC 8785 (1.0 against 1, 1e+16 against
+    # 10000000000000000): only the exact path gives the reference bytes.
+    assert canonical_json(value) == rfc8785.dumps(value)

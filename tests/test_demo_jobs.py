@@ -24,8 +24,11 @@ def _files(campaign: Path) -> dict[str, str]:
 @pytest.mark.parametrize(("game", "players"), [("mythology", 3), ("cyclades", 3),
                                                ("conformance", 4)])
 @pytest.mark.long
-def test_reports_from_workers_are_the_same_bytes(tmp_path: Path, game: str,
-                                                 players: int) -> None:
+def test_reports_from_workers_are_the_same_bytes(tmp_path: Path, game: str, players: int,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # Workers from the third record on: most records' reports come from them, the first
+    # ones from the parent, in every game of this test.
+    monkeypatch.setattr(demo, "REPORT_WORKERS_AFTER", 3)
     inline = demo.run(games.get(game), tmp_path / "one", players=players, seed="jobs",
                       options={}, resolve=games.get, jobs=1)
     parallel = demo.run(games.get(game), tmp_path / "three", players=players, seed="jobs",
@@ -51,9 +54,32 @@ def test_a_worker_failure_ends_the_demo_with_its_error(tmp_path: Path,
             raise PbemError("planted: the template of record 5 fails")
         return real(campaign, seq, player, *args, **kwargs)
 
-    # Patched before the workers are forked, so they inherit it.
+    # Patched before the workers are forked, so they inherit it; the workers start at once.
     monkeypatch.setattr(report, "render", broken)
+    monkeypatch.setattr(demo, "REPORT_WORKERS_AFTER", 1)
+    started = []
+    real_start = demo._ReportWorkers.start
+
+    def start(*args: object) -> object:
+        started.append(args)
+        return real_start(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(demo._ReportWorkers, "start", start)
     with pytest.raises(PbemError, match="planted: the template of record 5 fails"):
         demo.run(games.get("conformance"), tmp_path / "d", players=2, seed="jobs",
                  options={}, resolve=games.get, jobs=2)
+    assert started  # the failure came from a worker
     assert not multiprocessing.active_children()
+
+
+def test_a_short_game_renders_its_reports_in_line(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # The conformance game's 13 records are fewer than REPORT_WORKERS_AFTER: --jobs forks
+    # no report worker for them (it would cost more than it saves).
+    def start(*args: object) -> None:
+        raise AssertionError("report workers started for a short game")
+
+    monkeypatch.setattr(demo._ReportWorkers, "start", start)
+    result = demo.run(games.get("conformance"), tmp_path / "d", players=2, seed="jobs",
+                      options={}, resolve=games.get, jobs=2)
+    assert result.records < demo.REPORT_WORKERS_AFTER

@@ -447,6 +447,17 @@ def test_a_bidi_override_is_refused_in_every_order_value_key_and_comment_of_any_
         "x": "\u202e"}
 
 
+def test_a_line_break_in_a_value_is_refused_though_the_block_is_plain_ascii() -> None:
+    # Most order files are printable ASCII without escapes, and text_problems passes them
+    # without walking every string; a multi-line string still breaks a line in a value.
+    with pytest.raises(OrderSyntaxError) as caught:
+        orders_mod.parse(_block('motto = """Fortune\nfavours"""\n'))
+    assert [str(p) for p in caught.value.problems] == [
+        "[orders] motto: contains U+000A LINE FEED, which reports cannot show (fix: remove it)"]
+    assert orders_mod.parse(_block('motto = "Fortune\tfavours"\n')).orders == {
+        "motto": "Fortune\tfavours"}
+
+
 def test_every_game_refuses_the_characters_at_submit_through_the_engine(
         demos: dict[str, Campaign]) -> None:
     """``parse`` runs for every game before its rules: a Mythology or Cyclades order value

@@ -11,6 +11,7 @@ symbolic link: a link in a campaign (``gm_backup -> gm``) can never carry a secr
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import os
 import re
@@ -184,11 +185,13 @@ class Campaign:
     def chain_length(self) -> int:
         return int(self.config["seed_chain_length"])
 
-    @property
+    # Cached: the engine names them hundreds of times a command, and a Path join is dearer
+    # than the file operation it prepares.
+    @functools.cached_property
     def ledger_dir(self) -> Path:
         return self.root / "ledger"
 
-    @property
+    @functools.cached_property
     def gm_dir(self) -> Path:
         return self.root / "gm"
 
@@ -361,9 +364,12 @@ def export_public(root: Path, out: Path) -> int:
     return len(names)
 
 
-def sign_file_bytes(data: bytes, key: Ed25519PrivateKey) -> bytes:
-    """The detached GM signature (namespace ``pbem-ledger``) written as ``<file>.sig``."""
-    return sshsig.sign(data, key, sshsig.NAMESPACE_LEDGER).armor().encode()
+def sign_file_bytes(data: bytes, key: Ed25519PrivateKey, *, public_key: bytes | None = None
+                    ) -> bytes:
+    """The detached GM signature (namespace ``pbem-ledger``) written as ``<file>.sig``
+    (``public_key``: the key's public half, when the caller has it)."""
+    return sshsig.sign(data, key, sshsig.NAMESPACE_LEDGER,
+                       public_key=public_key).armor().encode()
 
 
 def signers_text(gm_key: bytes, players: list[tuple[str, bytes]]) -> bytes:

@@ -93,17 +93,14 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
         say(line)
 
     # Reports: each record's, as its players would have had them then. With more than one
-    # job they are rendered on other cores while the game goes on (same bytes).
-    reporters = _ReportWorkers.start(campaign, s, jobs - 1) if with_reports and jobs > 1 \
-        else None
-
+    # job they are rendered on other cores while the game goes on (same bytes), once the
+    # game has shown it is long enough to pay for the workers (REPORT_WORKERS_AFTER).
+    reporters = _Reporters(campaign, s, jobs - 1 if with_reports else 0)
     try:
         _play(campaign, s, player_keys, gm_key, with_reports, reporters, timings, say)
-        if reporters is not None:
-            reporters.finish()
+        reporters.finish()
     finally:
-        if reporters is not None:
-            reporters.close()
+        reporters.close()
     # The report workers are gone before the audit forks its own (no threads at a fork).
     audited = audit_mod.audit(campaign, jobs=jobs)
     _, final_state, _ = engine.open_phase(campaign)
@@ -114,7 +111,7 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
 
 def _play(campaign: campaign_mod.Campaign, s: _Seeded,
           player_keys: dict[str, Ed25519PrivateKey], gm_key: Ed25519PrivateKey,
-          with_reports: bool, reporters: _ReportWorkers | None,
+          with_reports: bool, reporters: _Reporters,
           timings: dict[str, list[float]] | None, say: Callable[[str], None]) -> None:
     """Every phase until the game is over: the bots' forms signed and submitted, then the
     phase adjudicated and its records' reports written (or handed to the workers)."""
@@ -145,10 +142,13 @@ def _play(campaign: campaign_mod.Campaign, s: _Seeded,
                 raise PbemError("the bot's orders were rejected: " + "; ".join(
                     e.render() for e in result.errors))
         started = time.perf_counter()
-        written = engine.adjudicate(campaign, lambda: gm_key, write_reports=(
-            write if with_reports and reporters is None else None))
-        if reporters is not None:
+        inline = with_reports and reporters.workers is None
+        written = engine.adjudicate(campaign, lambda: gm_key,
+                                    write_reports=write if inline else None)
+        if with_reports and not inline:
             reporters.render(written)
+        elif written:
+            reporters.consider(written[-1])
         if timings is not None:
             spent = timings.setdefault(phase.kind, [0.0, 0])
             spent[0] += time.perf_counter() - started
@@ -237,6 +237,40 @@ def _write_reports(c: campaign_mod.Campaign, k: int, s: _Seeded) -> None:
 
         text = report.render(c, k, p, fresh=fresh, loaded=loaded)
         atomic_write(out / f"{p or 'gazette'}.txt", text.encode(), 0o600, durable=False)
+
+
+#: Records after which ``--jobs`` starts its report workers. Before, each record's reports
+#: are rendered in line: a short game (the conformance game's 13 records) never pays for
+#: forking workers, and a long one hands them the rest. Measured in benchmarks/README.md.
+REPORT_WORKERS_AFTER = 32
+
+
+class _Reporters:
+    """Where the reports of each record are rendered: in line, and with ``count`` > 0 workers
+    once the game has reached :data:`REPORT_WORKERS_AFTER` records."""
+
+    def __init__(self, campaign: campaign_mod.Campaign, s: _Seeded, count: int) -> None:
+        self.campaign, self.s, self.count = campaign, s, count
+        self.workers: _ReportWorkers | None = None
+
+    def consider(self, last: int) -> None:
+        """Start the workers if the game has gone far enough (``last``: its last record)."""
+        if self.count > 0 and self.workers is None and last >= REPORT_WORKERS_AFTER:
+            self.workers = _ReportWorkers.start(self.campaign, self.s, self.count)
+            if self.workers is None:  # forking is not safe here: in line to the end
+                self.count = 0
+
+    def render(self, records: list[int]) -> None:
+        assert self.workers is not None
+        self.workers.render(records)
+
+    def finish(self) -> None:
+        if self.workers is not None:
+            self.workers.finish()
+
+    def close(self) -> None:
+        if self.workers is not None:
+            self.workers.close()
 
 
 class _ReportWorkers:

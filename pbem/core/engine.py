@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 import tomli
-import tomli_w
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem.core import armor, canonical, dice, ledger
+from pbem.core import armor, canonical, dice, ledger, superseded, toml_writer
 from pbem.core import orders as orders_mod
 from pbem.core.campaign import NMR_OPTION, Campaign, sign_file_bytes
 from pbem.core.canonical import canonical_json, keyed_hash
@@ -47,6 +47,7 @@ from pbem.core.ruleset import (
     PhaseSpec,
     Ruleset,
     State,
+    copy_state,
 )
 
 # --- where the GM's files live -------------------------------------------------------------
@@ -60,15 +61,18 @@ def pending_dir(campaign: Campaign, phase_id: str) -> Path:
     return campaign.gm_dir / "pending" / phase_id
 
 
-def load_state(campaign: Campaign, seq: int, *, shared: bool = False) -> State | None:
-    """The GM's state after record ``seq``: a fresh object the caller may change, or with
+def load_state(campaign: Campaign, seq: int, *, shared: bool = False,
+               take: bool = False) -> State | None:
+    """The GM's state after record ``seq``: a fresh object the caller may change; with
     ``shared`` the one kept in memory, which the caller must not change (submit checks,
-    views and reports only read it: no copy at every submission and report).
+    views and reports only read it: no copy at every submission and report); with ``take``
+    the one kept in memory, handed over: the caller may change it, and it is forgotten
+    (the adjudication of the next record, which is the last reader of this state).
 
     One command reads the same state many times (every submission, the adjudication, each
-    report). The parsed state is kept in memory, with its marshal form, which gives a fresh
-    copy several times faster than parsing the JSON again, for as long as the file is
-    unchanged (same inode, size and modification time)."""
+    report), so the parsed state is kept in memory for as long as its file is unchanged
+    (same inode, size and modification time): the state a record wrote is its next reader's
+    without a copy or a parse (:func:`_keep_state`)."""
     if seq == 0:
         return None
     path = record_dir(campaign, seq) / "state.json"
@@ -80,21 +84,28 @@ def load_state(campaign: Campaign, seq: int, *, shared: bool = False) -> State |
     stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
     known = _states.get(path)
     if known is None or known[0] != stamp:
+        if take:  # nobody else reads it: parsed for the caller alone
+            _states.pop(path, None)
+            taken: State = canonical.parse(path.read_bytes())
+            return taken
         known = _remember_state(path, stamp, canonical.parse(path.read_bytes()))
     if CHECK_SHARED and path in _lent:
         _lent.discard(path)
         if marshal.loads(known[1]) != known[2]:
             raise AssertionError(f"a caller changed the shared state of record {seq}")
+    if take:
+        del _states[path]
+        return known[2]
     if shared:
         if CHECK_SHARED:
             _lent.add(path)
         return known[2]
-    state: State = marshal.loads(known[1])
-    return state
+    return copy_state(known[2])
 
 
-#: state.json path -> (inode, size, mtime), the marshalled state and the parsed state that
-#: ``load_state(shared=True)`` hands out; a few records' worth.
+#: state.json path -> (inode, size, mtime), the state's marshal form (only to check, with
+#: CHECK_SHARED, that no reader changed it) and the parsed state that ``load_state`` hands
+#: out; a few records' worth.
 _states: dict[Path, tuple[tuple[int, int, int], bytes, State]] = {}
 #: The test suite sets this: every load_state then checks that no caller changed a shared
 #: state (a submit check or a view that wrote into it would corrupt the next records).
@@ -107,8 +118,27 @@ def _remember_state(path: Path, stamp: tuple[int, int, int], state: State
                     ) -> tuple[tuple[int, int, int], bytes, State]:
     if len(_states) >= 8:
         del _states[next(iter(_states))]
-    _states[path] = known = (stamp, marshal.dumps(state), state)
+    _states[path] = known = (stamp, marshal.dumps(state) if CHECK_SHARED else b"", state)
     return known
+
+
+def next_state(state: State, state_json: bytes) -> State:
+    """The state the next record starts from: as parsed from ``state_json`` (its canonical
+    JSON), which is what a later command reads from the GM's file.
+
+    Parsing costs as much as the rules of a record, so ``state`` itself is kept when it is
+    already what the parse would give: the same values with keys in the same (sorted) order,
+    which holds when its JSON with keys in insertion order is ``state_json``. Otherwise (a
+    rule added a key out of order) it is parsed. Equality does not see a tuple kept for a
+    list, or one list in two places; rules keep plain data, and the audit, which always
+    parses, would find any record where such a thing changed what the rules did."""
+    try:
+        if orjson.dumps(state) == state_json:
+            return state
+    except (TypeError, orjson.JSONEncodeError):
+        pass
+    parsed: State = canonical.parse(state_json)
+    return parsed
 
 
 def load_private(campaign: Campaign, seq: int) -> dict[str, Any]:
@@ -129,11 +159,35 @@ def load_unrevealed(campaign: Campaign, seq: int) -> list[dict[str, Any]]:
     before pbem 0.x kept the list in private.json."""
     if seq == 0:
         return []
-    path = record_dir(campaign, seq) / "unrevealed.json"
+    rdir = record_dir(campaign, seq)
+    known = _waiting.get(rdir)
+    if known is not None and known[0] == _waiting_stamp(rdir):
+        return list(known[1])
+    path = rdir / "unrevealed.json"
     if path.is_file():
         waiting: list[dict[str, Any]] = json.loads(path.read_bytes())
         return waiting
     return list(load_private(campaign, seq).get("unrevealed", []))
+
+
+#: record directory -> the stamps of its unrevealed.json and private.json, and the sealed
+#: files still waiting after it, as that record's adjudication wrote them (the next one
+#: reads them).
+_waiting: dict[Path, tuple[tuple[object, ...], list[dict[str, Any]]]] = {}
+
+
+def _waiting_stamp(rdir: Path) -> tuple[object, ...]:
+    """(inode, size, mtime) of unrevealed.json (None when there is none) and private.json."""
+    out: list[object] = []
+    base = os.fspath(rdir)
+    for name in ("unrevealed.json", "private.json"):
+        try:
+            st = os.stat(f"{base}/{name}")
+        except FileNotFoundError:
+            out.append(None)
+        else:
+            out.append((st.st_ino, st.st_size, st.st_mtime_ns))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -156,27 +210,32 @@ def head(campaign: Campaign) -> Head:
     seq = ledger.count(campaign.ledger_dir)
     if seq == 0:
         return Head(0, ledger.file_hash(campaign.campaign_bytes), dice.mix_initial(campaign.id))
-    data = (campaign.ledger_dir / ledger.record_name(seq)).read_bytes()
+    path = campaign.ledger_dir / ledger.record_name(seq)
+    st = os.stat(path)
+    stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
     known = _heads.get(campaign.ledger_dir)
-    if known is not None and known[0] == data:  # every receipt names the head: parse once
+    if known is not None and known[0] == stamp:  # every receipt names the head: parse once
         return known[1]
+    data = path.read_bytes()
     record = ledger.load(data, ledger.record_name(seq))
     found = Head(seq, ledger.file_hash(data), bytes.fromhex(record["mix"]), data)
-    _heads[campaign.ledger_dir] = (data, found)
+    _heads[campaign.ledger_dir] = (stamp, found)
     return found
 
 
-_heads: dict[Path, tuple[bytes, Head]] = {}
+#: ledger directory -> (inode, size, mtime) of its last record and that record's Head.
+_heads: dict[Path, tuple[tuple[int, int, int], Head]] = {}
 
 
-def open_phase(campaign: Campaign, *, shared: bool = False
+def open_phase(campaign: Campaign, *, shared: bool = False, take: bool = False
                ) -> tuple[int, State | None, PhaseSpec | None]:
     """The number of records, the current state and the phase now open (``None``: game
-    over). ``shared``: the state is read only (see :func:`load_state`)."""
+    over). ``shared``: the state is read only; ``take``: handed over (see
+    :func:`load_state`)."""
     seq = ledger.count(campaign.ledger_dir)
     if seq == 0:
         return 0, None, campaign.ruleset.join_phase(campaign.players)
-    state = load_state(campaign, seq, shared=shared)
+    state = load_state(campaign, seq, shared=shared, take=take)
     assert state is not None
     return seq, state, campaign.ruleset.next_phase(state)
 
@@ -272,7 +331,7 @@ def submit(campaign: Campaign, data: bytes, source: str, *, received: str = "") 
                                  for r in result.receipts],
                     "errors": [e.render() for e in result.errors]}
             # Derived from the file itself (durable above): no fsync needed for it.
-            atomic_write(inbox.with_suffix(".result.toml"), tomli_w.dumps(meta).encode(), 0o600,
+            atomic_write(inbox.with_suffix(".result.toml"), toml_writer.dumps(meta).encode(), 0o600,
                          durable=False)
         return result
 
@@ -311,14 +370,40 @@ def _submit_locked(campaign: Campaign, data: bytes, source: str, result: SubmitR
 
 def _make_pending(campaign: Campaign, phase: PhaseSpec, order: OrderFile, inbox_name: str,
                   source: str, received: str) -> Receipt:
+    """Make ``order`` the player's pending order file for ``phase``: ``<player>.txt`` (the
+    file) and ``<player>.toml`` (its receipt: commitment, inbox file, time received, and the
+    replaced files not yet known to be in ``<player>.superseded``, see
+    :mod:`pbem.core.superseded`). Each write is durable now, or with the batch being written
+    (:func:`pbem.core.fsutil.deferred_syncs`)."""
     directory = pending_dir(campaign, phase.id)
     meta_path = directory / f"{order.player}.toml"
-    meta: dict[str, Any] = tomli.loads(meta_path.read_text()) if meta_path.is_file() else {}
+    order_path = directory / f"{order.player}.txt"
+    try:
+        meta_text = meta_path.read_text()
+    except FileNotFoundError:
+        meta_text = ""
+    # Empty (or zeros): a new meta whose data a power cut lost before its batch was synced;
+    # the message is read again and sends the file again.
+    meta: dict[str, Any] = tomli.loads(meta_text) if meta_text.strip("\0 \n") else {}
     commit = order.commitment
+    text = order.canonical_text().encode()
+    durable = campaign.durable
     if meta.get("commitment") == commit:
+        # The same power cut may keep the meta and lose the order file: sent again, it is
+        # put back (a stored file of the same commitment, however written, is kept).
+        try:
+            stored = order_path.read_bytes()
+            intact = stored == text or parse_stored(
+                stored.decode(), str(order_path)).commitment == commit
+        except (OSError, UnicodeDecodeError, PbemError):
+            intact = False
+        if not intact:
+            atomic_write(order_path, text, 0o600, durable=durable)
+            _remember_pending(order_path, order)
         return Receipt(order.player, phase.id, commit, "unchanged")
-    superseded = list(meta.get("superseded", []))
-    if commit in superseded:
+    log = superseded.open_log(directory, order.player)
+    listed = [str(c) for c in meta.get("superseded", [])]
+    if commit in log or commit in listed:
         # Someone resent a file that the player has since replaced: a replay, not a change of mind.
         raise EnvelopeError(Problem(
             "[envelope] salt",
@@ -326,34 +411,61 @@ def _make_pending(campaign: Campaign, phase: PhaseSpec, order: OrderFile, inbox_
             "to go back to these orders, take a fresh salt from a new form and sign again"),
             source)
     status = "replaced" if "commitment" in meta else "accepted"
+    # The replaced file, and those only the meta lists (an older campaign's), go to the log
+    # before the meta that no longer lists them is renamed in.
+    moved = [c for c in listed if c not in log]
     if "commitment" in meta:
-        superseded.append(meta["commitment"])
-    durable = campaign.durable
+        moved.append(str(meta["commitment"]))
+    log.add(moved, durable=durable)
     new_directory = not directory.is_dir()
-    atomic_write(directory / f"{order.player}.txt", order.canonical_text().encode(), 0o600,
-                 durable=durable, sync_dir=False)
+    atomic_write(order_path, text, 0o600, durable=durable, sync_dir=False)
+    _remember_pending(order_path, order)
     meta = {"commitment": commit, "inbox": inbox_name, "received": received,
-            "superseded": superseded}
+            "superseded": log.unsynced()}
     # The meta file names the order file: it is renamed in last, after both are on disk.
-    atomic_write(meta_path, tomli_w.dumps(meta).encode(), 0o600, durable=durable)
+    atomic_write(meta_path, toml_writer.dumps(meta).encode(), 0o600, durable=durable)
     if durable and new_directory:
         fsync_dirs([directory.parent])  # the new phase directory's entry in pending/
     return Receipt(order.player, phase.id, commit, status)
 
 
 def pending_orders(campaign: Campaign, phase: PhaseSpec) -> dict[str, OrderFile]:
-    """The accepted order file of each player for ``phase`` (the latest one each sent)."""
+    """The accepted order file of each player for ``phase`` (the latest one each sent).
+
+    A file accepted by this process is not read and parsed again (:func:`_remember_pending`):
+    it is the same file as long as its inode, size and modification time are."""
     directory = pending_dir(campaign, phase.id)
     out: dict[str, OrderFile] = {}
     for player in phase.actors:
         path = directory / f"{player}.txt"
-        if path.is_file():
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            continue
+        known = _pending.get(path)
+        if known is not None and known[0] == (st.st_ino, st.st_size, st.st_mtime_ns):
+            out[player] = known[1]
+        else:
             out[player] = parse_stored(path.read_text(), str(path))
     return out
 
 
-def parse_stored(text: str, source: str) -> OrderFile:
-    blocks = armor.extract(text, source)
+#: pending order path -> (inode, size, mtime) and the order file accepted there by this
+#: process (its text is the file's; the rules get a copy of its ``[orders]``).
+_pending: dict[Path, tuple[tuple[int, int, int], OrderFile]] = {}
+
+
+def _remember_pending(path: Path, order: OrderFile) -> None:
+    st = os.stat(path)
+    if len(_pending) >= 64:
+        del _pending[next(iter(_pending))]
+    _pending[path] = ((st.st_ino, st.st_size, st.st_mtime_ns), order)
+
+
+def parse_stored(text: str, source: str, *, verified: bool = False) -> OrderFile:
+    """An order file the engine stored once it was accepted. ``verified``: the caller has
+    checked this very text's signature (the audit's first pass), so it is not again."""
+    blocks = armor.extract(text, source, as_stored=verified)
     if len(blocks) != 1:
         raise CampaignError(f"{source}: expected exactly one order block")
     # Accepted once already: read as it was accepted (an older campaign's files included).
@@ -386,20 +498,23 @@ def resolve_phase(campaign: Campaign, phase: PhaseSpec, state: State | None,
     mix = dice.mix_next(prev_mix, {p: o.envelope.entropy for p, o in accepted.items()})
     rng = dice.Rng.for_record(campaign.id, phase.id, s_k, t_k, mix)
     nmr = sorted(set(phase.actors) - set(accepted))
-    for player, order in sorted(accepted.items()):
+    # The rules get their own copy of each [orders] table: an order file may be kept parsed
+    # from its submission (pending_orders), and nothing the rules do may reach it.
+    sent = {p: copy_state(o.orders) for p, o in accepted.items()}
+    for player in sorted(sent):
         # Foreseen problems are refused at submit only: resolution skips such an order and
         # says so, the same under every version of the submit checks (Problem.foreseen).
-        problems = [p for p in validate_orders(ruleset, state, phase, player, order.orders)
+        problems = [p for p in validate_orders(ruleset, state, phase, player, sent[player])
                     if not p.foreseen]
         if problems:
             raise IllegalOrderError(problems, f"orders of {player} for {phase.id}")
     if phase.id == JOIN_PHASE:
-        joins = {p: accepted[p].orders if p in accepted else ruleset.default_join(p)
+        joins = {p: sent[p] if p in sent else ruleset.default_join(p)
                  for p in campaign.players}
         outcome = ruleset.setup(campaign.players, campaign.options, joins, rng)
     else:
         assert state is not None
-        given = {p: accepted[p].orders if p in accepted else
+        given = {p: sent[p] if p in sent else
                  ruleset.default_orders(state, phase, p) for p in phase.actors}
         outcome = ruleset.resolve(state, phase, given, rng)
     return Resolution(outcome, rng, mix, nmr, ruleset.next_phase(outcome.state))
@@ -496,7 +611,7 @@ def adjudicate(campaign: Campaign, gm_key: GmKeyLoader, *, force: bool = False,
             write_reports(campaign, last)
         key: Ed25519PrivateKey | None = None
         while True:
-            seq, state, phase = open_phase(campaign)
+            seq, state, phase = open_phase(campaign, shared=True)
             if phase is None:
                 if written:
                     break
@@ -513,6 +628,9 @@ def adjudicate(campaign: Campaign, gm_key: GmKeyLoader, *, force: bool = False,
                                     f"their defaults)")
             if key is None:
                 key = gm_key()
+            # The rules change the state they resolve: this record's adjudication takes it
+            # over (if anything fails, the next reader parses the file again).
+            state = load_state(campaign, seq, take=True)
             after = _write_record(campaign, seq + 1, state, phase, accepted, key)
             written.append(seq + 1)
             if write_reports is not None:
@@ -541,7 +659,7 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     n = campaign.chain_length
     if seq > n:
         raise CampaignError(f"the seed chains hold {n} records and this would be record {seq}")
-    if key.public_key().public_bytes_raw() != campaign.gm_public_key(seq):
+    if _public_raw(key) != campaign.gm_public_key(seq):
         raise CampaignError("the GM key given is not the key registered for 'gm' (campaign.toml "
                             "[keys] and the ledger's key changes; allowed_signers in a version "
                             "1 campaign)")
@@ -575,34 +693,71 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
                         f"written to the ledger: {exc}") from None
 
     # The GM's files of the record first, all on disk (files, then each directory once)
-    # before the signature and the record itself, whose rename is the commit point.
+    # before the signature and the record itself, whose rename is the commit point. Until
+    # then nothing reads them, and a run killed before it writes them all again (the same
+    # bytes): each is written in place (_write_fresh), not through a temp file.
     rdir = record_dir(campaign, seq)
     durable = campaign.durable
     for player, order in accepted.items():
-        atomic_write(rdir / "orders" / f"{player}.txt", order.canonical_text().encode(), 0o600,
-                     durable=durable, sync_dir=False)
-    atomic_write(rdir / "state.json", res.state_json, 0o600, durable=durable, sync_dir=False)
+        _write_fresh(rdir / "orders" / f"{player}.txt", order.canonical_text().encode(),
+                     durable)
+    _write_fresh(rdir / "state.json", res.state_json, durable)
     st = os.stat(rdir / "state.json")
-    # What the next command reads back: the parsed JSON (key order, lists), not the object.
+    # What the next command reads: the state as parsed from the file (next_state).
     _remember_state(rdir / "state.json", (st.st_ino, st.st_size, st.st_mtime_ns),
-                    canonical.parse(res.state_json))
+                    next_state(res.outcome.state, res.state_json))
     private = {"private": res.outcome.private, "sealed_draws": sealed_draws}
-    atomic_write(rdir / "private.json", canonical_json(private), 0o600, durable=durable,
-                 sync_dir=False)
+    _write_fresh(rdir / "private.json", canonical_json(private), durable)
     if still:
-        atomic_write(rdir / "unrevealed.json", canonical_json(still), 0o600, durable=durable,
-                     sync_dir=False)
+        _write_fresh(rdir / "unrevealed.json", canonical_json(still), durable)
     else:
         # Nothing waits (most records of most games): no file, one file fewer to create per
         # record. One left by an interrupted run with other orders goes.
         with contextlib.suppress(FileNotFoundError):
             os.unlink(rdir / "unrevealed.json")
+    if len(_waiting) >= 8:
+        del _waiting[next(iter(_waiting))]
+    _waiting[rdir] = (_waiting_stamp(rdir), still)
     if durable:
         fsync_dirs([rdir / "orders", rdir, rdir.parent] if accepted else [rdir, rdir.parent])
     name = ledger.record_name(seq)
-    atomic_write(campaign.ledger_dir / f"{name}.sig", sign_file_bytes(data, key),
-                 durable=durable)
+    atomic_write(campaign.ledger_dir / f"{name}.sig",
+                 sign_file_bytes(data, key, public_key=_public_raw(key)), durable=durable)
     atomic_write(campaign.ledger_dir / name, data, durable=durable)
     # The new head, known without parsing the record back (the next record needs its mix).
-    _heads[campaign.ledger_dir] = (data, Head(seq, ledger.file_hash(data), res.mix, data))
+    st = os.stat(campaign.ledger_dir / name)
+    _heads[campaign.ledger_dir] = ((st.st_ino, st.st_size, st.st_mtime_ns),
+                                   Head(seq, ledger.file_hash(data), res.mix, data))
     return res.next_phase
+
+
+_public: list[tuple[Ed25519PrivateKey, bytes]] = []
+
+
+def _public_raw(key: Ed25519PrivateKey) -> bytes:
+    """The GM key's public half (deriving it costs as much as a signature): once per key."""
+    if _public and _public[0][0] is key:
+        return _public[0][1]
+    raw = key.public_key().public_bytes_raw()
+    _public[:] = [(key, raw)]
+    return raw
+
+
+def _write_fresh(path: Path, data: bytes, durable: bool) -> None:
+    """Write one of the GM's files of a record not yet in the ledger: in place (created or
+    truncated; never through a link), fsynced when ``durable``. Atomic replacement is not
+    needed: the ledger record, written after them all, is the commit point."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
+    try:
+        fd = os.open(path, flags, 0o600)
+    except FileNotFoundError:  # the record's directory (or its orders/) is new
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, flags, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        if durable:
+            os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -95,16 +95,17 @@ def count(ledger_dir: Path) -> int:
 
     Remembered per directory until the directory changes (its mtime), so the many calls of
     one command do not each list a ledger of thousands of files."""
+    base = os.fspath(ledger_dir)  # str paths: a Path join costs more than the stat
     try:
-        stamp = os.stat(ledger_dir).st_mtime_ns
+        stamp = os.stat(base).st_mtime_ns
     except FileNotFoundError:
         return 0
     known = _counted.get(ledger_dir)
     if known is not None and known[0] == stamp:
         n = known[1]
         # Coarse mtimes can hide a change: confirm the end of the ledger with two stats.
-        if (n == 0 or (ledger_dir / record_name(n)).is_file()) and not (
-                ledger_dir / record_name(n + 1)).exists():
+        if (n == 0 or os.path.isfile(f"{base}/{n:06d}.toml")) and not os.path.exists(
+                f"{base}/{n + 1:06d}.toml"):
             return n
     names = set(os.listdir(ledger_dir))
     n = 0

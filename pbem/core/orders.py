@@ -8,6 +8,7 @@ campaign, another phase, another player, a signer who is not the player) has its
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -60,12 +61,17 @@ class OrderFile:
     def player(self) -> str:
         return self.envelope.player
 
-    def canonical_text(self) -> str:
-        """The armored text as stored and published: ``N(body)`` and the canonical signature."""
+    @functools.cached_property
+    def _canonical(self) -> str:
         if self.block.signature is None:
             return self.block.armored()
         sig = self.block.verified or sshsig.parse_armor(self.block.signature)
         return Block(self.block.body, sig.armor(), self.block.line).armored()
+
+    def canonical_text(self) -> str:
+        """The armored text as stored and published: ``N(body)`` and the canonical signature
+        (made once: the pending file, the record's copy and the ledger all take it)."""
+        return self._canonical
 
 
 def parse(block: Block, source: str = "", *, check_text: bool = True) -> OrderFile:
@@ -154,6 +160,10 @@ def _strings(value: Any, where: str, sep: str = " ") -> Iterable[tuple[str, str]
             yield from _strings(item, f"{where}, entry {n}", ", ")
 
 
+#: Controls but tab and line feed (which refusal() refuses in a line of the block).
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
 def text_problems(block: Block, envelope: dict[str, Any], orders: dict[str, Any]
                   ) -> list[Problem]:
     """Characters that would change how other text is shown to other readers, in any string
@@ -162,6 +172,12 @@ def text_problems(block: Block, envelope: dict[str, Any], orders: dict[str, Any]
     paragraph separators, control characters but tab (:func:`pbem.core.escape.refusal`).
     Order values reach reports, the gazette, the public site and the ledger, which others
     read; a U+202E there would reorder what they see."""
+    body = block.body
+    if (body.isascii() and "\\" not in body and '"""' not in body and "'''" not in body
+            and _CONTROLS.search(body) is None):
+        # Printable ASCII with no escape and no multi-line string (most order files): no
+        # string or key can hold a refused character, and no line either.
+        return []
     problems: list[Problem] = []
     for table, value in (("[envelope]", envelope), ("[orders]", orders)):
         for where, text in _strings(value, table):

@@ -247,9 +247,12 @@ def _signed_data(message: bytes, namespace: bytes, reserved: bytes, hash_algorit
 
 
 def sign(
-    message: bytes, key: Ed25519PrivateKey, namespace: str, hash_algorithm: str = "sha512"
+    message: bytes, key: Ed25519PrivateKey, namespace: str, hash_algorithm: str = "sha512",
+    *, public_key: bytes | None = None,
 ) -> Signature:
-    """Sign ``message`` for ``namespace``, as ``ssh-keygen -Y sign -n NAMESPACE`` would."""
+    """Sign ``message`` for ``namespace``, as ``ssh-keygen -Y sign -n NAMESPACE`` would.
+    ``public_key``: the raw public half of ``key``, when the caller already has it (deriving
+    it costs as much as the signature)."""
     if not namespace or "\x00" in namespace:
         raise _error(f"cannot sign for namespace {namespace!r}: it must be non-empty text")
     if hash_algorithm not in _HASHES:
@@ -259,7 +262,7 @@ def sign(
         )
     data = _signed_data(message, namespace.encode("utf-8"), b"", hash_algorithm)
     return Signature(
-        public_key=key.public_key().public_bytes_raw(),
+        public_key=public_key or key.public_key().public_bytes_raw(),
         namespace=namespace,
         reserved=b"",
         hash_algorithm=hash_algorithm,

@@ -27,6 +27,9 @@ _ILLEGAL = re.compile(r'[\x00-\x08\x0a-\x1f\x7f"\\]')
 _ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x20), 0x7F) if c != 0x09}
 _ESCAPES.update({0x08: "\\b", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\"})
 _ESCAPES_MULTILINE = {**_ESCAPES, 0x0A: "\n"}
+# What a multi-line string escapes besides the quote and the backslash: controls but tab and
+# newline.
+_CONTROLS_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 class _NotPlain(Exception):
@@ -45,18 +48,32 @@ def dumps(obj: dict[str, Any], *, multiline_strings: bool = False) -> str:
 
 def _string(s: str, multiline: bool) -> str:
     if multiline and "\n" in s:
-        return '"""\n' + s.replace("\r\n", "\n").translate(_ESCAPES_MULTILINE) + '"""'
+        s = s.replace("\r\n", "\n")
+        if _CONTROLS_MULTILINE.search(s) is None:  # an order text: two replaces, not a
+            body = s.replace("\\", "\\\\").replace('"', '\\"')  # lookup per character
+        else:
+            body = s.translate(_ESCAPES_MULTILINE)
+        return '"""\n' + body + '"""'
     if _ILLEGAL.search(s) is None:
         return f'"{s}"'
     return '"' + s.translate(_ESCAPES) + '"'
 
 
 def _key(k: Any) -> str:
+    known = _KEYS.get(k) if type(k) is str else None
+    if known is not None:
+        return known
     if type(k) is not str:
         raise _NotPlain  # tomli_w raises its own TypeError for it
-    if _BARE_KEY.fullmatch(k):
-        return k
-    return _string(k, False)
+    rendered = k if _BARE_KEY.fullmatch(k) else _string(k, False)
+    if len(_KEYS) >= 4096:
+        _KEYS.clear()
+    _KEYS[k] = rendered
+    return rendered
+
+
+#: Keys as written (the same few dozen in every record: "type", "text", players' names).
+_KEYS: dict[str, str] = {}
 
 
 class _Writer:
@@ -72,7 +89,9 @@ class _Writer:
         tables: list[tuple[str, dict[str, Any], bool]] = []
         for k, v in table.items():
             t = type(v)
-            if t is dict:
+            if t is str or t is int or t is bool:  # most values: no layout to decide
+                literals.append((k, v))
+            elif t is dict:
                 tables.append((k, v, False))
             elif (t is list or t is tuple) and v and self._all_tables(v) and not all(
                     self._fits_inline(x) for x in v):
@@ -85,8 +104,15 @@ class _Writer:
             out.append(f"[[{name}]]\n" if inside_aot else f"[{name}]\n")
         if literals:
             yielded = True
+            multiline = self.multiline
             for k, v in literals:
-                out.append(f"{_key(k)} = {self.literal(v, 0)}\n")
+                key = _KEYS.get(k) or _key(k)
+                if type(v) is str and _ILLEGAL.search(v) is None:  # a plain one-line string
+                    out.append(f'{key} = "{v}"\n')
+                elif type(v) is str:
+                    out.append(f"{key} = {_string(v, multiline)}\n")
+                else:
+                    out.append(f"{key} = {self.literal(v, 0)}\n")
         for k, v, in_aot in tables:
             if yielded:
                 out.append("\n")
@@ -106,6 +132,10 @@ class _Writer:
         return True
 
     def _fits_inline(self, table: dict[str, Any]) -> bool:
+        # Each string takes at least its length and two quotes: a table whose strings alone
+        # pass the limit (an event with its text) is not rendered inline to find that out.
+        if sum(len(v) for v in table.values() if type(v) is str) > _MAX_LINE:
+            return False
         rendered = f"{_INDENT}{self.inline_table(table)},"
         return len(rendered) <= _MAX_LINE and "\n" not in rendered
 
