@@ -376,8 +376,10 @@ def test_interrupted_adjudication_reruns_to_identical_bytes(
     want = reference.ledger_bytes()
     import pbem.core.engine as eng
 
-    real = eng.atomic_write
-    # Crash after every possible number of completed writes within one adjudication.
+    real, real_fresh = eng.atomic_write, eng._write_fresh
+    # Crash after every possible number of completed writes within one adjudication. The
+    # GM's files of the record are written in place (_write_fresh): the crash there leaves
+    # half a file, which the rerun must write again whole.
     for crash_after in range(0, 12):
         t = table_factory()
         t.play_phases(3)
@@ -393,12 +395,23 @@ def test_interrupted_adjudication_reruns_to_identical_bytes(
             calls["n"] += 1
             real(path, data, mode, **kwargs)
 
+        def torn(path: Path, data: bytes, durable: bool, calls=calls,
+                 crash_after=crash_after) -> None:
+            if calls["n"] >= crash_after:
+                real_fresh(path, data[: len(data) // 2], durable)
+                raise KeyboardInterrupt("simulated kill")
+            calls["n"] += 1
+            real_fresh(path, data, durable)
+
         monkeypatch.setattr(eng, "atomic_write", flaky)
+        monkeypatch.setattr(eng, "_write_fresh", torn)
         with contextlib.suppress(KeyboardInterrupt):
             t.adjudicate()
         monkeypatch.setattr(eng, "atomic_write", real)
+        monkeypatch.setattr(eng, "_write_fresh", real_fresh)
         t.play_to_end()  # reruns the interrupted adjudication with the orders already in
         assert t.ledger_bytes() == want, crash_after
+        assert audit.audit(t.campaign).records == len(want) // 2, crash_after
 
 
 def test_nmr_policy_wait_refuses_force_in_the_engine_itself(tmp_path: Path) -> None:
