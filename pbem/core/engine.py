@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import marshal
 import os
 from collections.abc import Callable, Mapping
@@ -146,7 +145,8 @@ def load_private(campaign: Campaign, seq: int) -> dict[str, Any]:
     sealed draws."""
     if seq == 0:
         return {"private": {}, "sealed_draws": []}
-    data: dict[str, Any] = json.loads((record_dir(campaign, seq) / "private.json").read_bytes())
+    data: dict[str, Any] = canonical.parse(
+        (record_dir(campaign, seq) / "private.json").read_bytes())
     return data
 
 
@@ -165,7 +165,7 @@ def load_unrevealed(campaign: Campaign, seq: int) -> list[dict[str, Any]]:
         return list(known[1])
     path = rdir / "unrevealed.json"
     if path.is_file():
-        waiting: list[dict[str, Any]] = json.loads(path.read_bytes())
+        waiting: list[dict[str, Any]] = canonical.parse(path.read_bytes())
         return waiting
     return list(load_private(campaign, seq).get("unrevealed", []))
 
