@@ -164,6 +164,25 @@ def _strings(value: Any, where: str, sep: str = " ") -> Iterable[tuple[str, str]
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
+def _printable(value: Any) -> bool:
+    """Whether every key and string in ``value`` is printable ASCII (a tab, a line break or
+    any other character makes it False: text_problems then looks at each one)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if type(v) is str:
+            if not (v.isascii() and v.isprintable()):
+                return False
+        elif type(v) is dict:
+            for k, x in v.items():
+                if not (k.isascii() and k.isprintable()):
+                    return False
+                stack.append(x)
+        elif type(v) is list:
+            stack.extend(v)
+    return True
+
+
 def text_problems(block: Block, envelope: dict[str, Any], orders: dict[str, Any]
                   ) -> list[Problem]:
     """Characters that would change how other text is shown to other readers, in any string
@@ -173,10 +192,10 @@ def text_problems(block: Block, envelope: dict[str, Any], orders: dict[str, Any]
     Order values reach reports, the gazette, the public site and the ledger, which others
     read; a U+202E there would reorder what they see."""
     body = block.body
-    if (body.isascii() and "\\" not in body and '"""' not in body and "'''" not in body
-            and _CONTROLS.search(body) is None):
-        # Printable ASCII with no escape and no multi-line string (most order files): no
-        # string or key can hold a refused character, and no line either.
+    if (body.isascii() and _CONTROLS.search(body) is None and _printable(envelope)
+            and _printable(orders)):
+        # Most order files: every line, key and string printable ASCII, so nothing to refuse
+        # (the walk below names where a refused character is, one character at a time).
         return []
     problems: list[Problem] = []
     for table, value in (("[envelope]", envelope), ("[orders]", orders)):
