@@ -60,9 +60,9 @@ def test_a_worker_failure_ends_the_demo_with_its_error(tmp_path: Path,
     started = []
     real_start = demo._ReportWorkers.start
 
-    def start(*args: object) -> object:
-        started.append(args)
-        return real_start(*args)  # type: ignore[arg-type]
+    def start(self: demo._ReportWorkers) -> None:
+        started.append(self)
+        real_start(self)
 
     monkeypatch.setattr(demo._ReportWorkers, "start", start)
     with pytest.raises(PbemError, match="planted: the template of record 5 fails"):
@@ -76,7 +76,7 @@ def test_a_short_game_renders_its_reports_in_line(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     # The conformance game's 13 records are fewer than REPORT_WORKERS_AFTER: --jobs forks
     # no report worker for them (it would cost more than it saves).
-    def start(*args: object) -> None:
+    def start(self: demo._ReportWorkers) -> None:
         raise AssertionError("report workers started for a short game")
 
     monkeypatch.setattr(demo._ReportWorkers, "start", start)

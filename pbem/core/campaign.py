@@ -27,7 +27,7 @@ import tomli_w
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import __version__
-from pbem.core import dice, shapes, sshsig
+from pbem.core import dice, fsutil, shapes, sshsig
 from pbem.core.errors import CampaignError, Problem, ProblemsError
 from pbem.core.fsutil import atomic_write, fsync_dir
 from pbem.core.keys import AllowedSigners, parse_public_key, public_key_line
@@ -66,7 +66,7 @@ class Campaign:
     #: False only for throwaway campaigns (demos, simulations, benchmarks): the engine then
     #: skips fsync. Writes stay atomic (rename), so only a power cut could lose anything.
     durable: bool = True
-    _settings: tuple[tuple[int, int, int], dict[str, Any]] | None = field(
+    _settings: tuple[fsutil.Stamp, dict[str, Any]] | None = field(
         default=None, init=False, repr=False, compare=False)
     _heads: tuple[bytes, bytes] | None = field(default=None, init=False, repr=False,
                                                compare=False)
@@ -217,12 +217,11 @@ class Campaign:
         changes: every report of a record asks for the deadline."""
         path = self.gm_dir / "settings.toml"
         try:
-            st = os.stat(path)
+            now = fsutil.stamp(path)  # a save replaces the inode
         except FileNotFoundError:
             return {}
-        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)  # a save replaces the inode
-        if self._settings is None or self._settings[0] != stamp:
-            self._settings = (stamp, tomli.loads(path.read_text()))
+        if self._settings is None or self._settings[0] != now:
+            self._settings = (now, tomli.loads(path.read_text()))
         return copy.deepcopy(self._settings[1])
 
     def save_settings(self, settings: dict[str, Any]) -> None:

@@ -95,7 +95,7 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
     # Reports: each record's, as its players would have had them then. With more than one
     # job they are rendered on other cores while the game goes on (same bytes), once the
     # game has shown it is long enough to pay for the workers (REPORT_WORKERS_AFTER).
-    reporters = _Reporters(campaign, s, jobs - 1 if with_reports else 0)
+    reporters = _ReportWorkers(campaign, s, jobs - 1 if with_reports else 0)
     try:
         _play(campaign, s, player_keys, gm_key, with_reports, reporters, timings, say)
         reporters.finish()
@@ -111,7 +111,7 @@ def run(ruleset: Ruleset, root: Path, *, players: int, seed: str, options: dict[
 
 def _play(campaign: campaign_mod.Campaign, s: _Seeded,
           player_keys: dict[str, Ed25519PrivateKey], gm_key: Ed25519PrivateKey,
-          with_reports: bool, reporters: _Reporters,
+          with_reports: bool, reporters: _ReportWorkers,
           timings: dict[str, list[float]] | None, say: Callable[[str], None]) -> None:
     """Every phase until the game is over: the bots' forms signed and submitted, then the
     phase adjudicated and its records' reports written (or handed to the workers)."""
@@ -142,7 +142,7 @@ def _play(campaign: campaign_mod.Campaign, s: _Seeded,
                 raise PbemError("the bot's orders were rejected: " + "; ".join(
                     e.render() for e in result.errors))
         started = time.perf_counter()
-        inline = with_reports and reporters.workers is None
+        inline = with_reports and reporters.pool is None
         written = engine.adjudicate(campaign, lambda: gm_key,
                                     write_reports=write if inline else None)
         if with_reports and not inline:
@@ -245,58 +245,36 @@ def _write_reports(c: campaign_mod.Campaign, k: int, s: _Seeded) -> None:
 REPORT_WORKERS_AFTER = 32
 
 
-class _Reporters:
-    """Where the reports of each record are rendered: in line, and with ``count`` > 0 workers
-    once the game has reached :data:`REPORT_WORKERS_AFTER` records."""
-
-    def __init__(self, campaign: campaign_mod.Campaign, s: _Seeded, count: int) -> None:
-        self.campaign, self.s, self.count = campaign, s, count
-        self.workers: _ReportWorkers | None = None
-
-    def consider(self, last: int) -> None:
-        """Start the workers if the game has gone far enough (``last``: its last record)."""
-        if self.count > 0 and self.workers is None and last >= REPORT_WORKERS_AFTER:
-            self.workers = _ReportWorkers.start(self.campaign, self.s, self.count)
-            if self.workers is None:  # forking is not safe here: in line to the end
-                self.count = 0
-
-    def render(self, records: list[int]) -> None:
-        assert self.workers is not None
-        self.workers.render(records)
-
-    def finish(self) -> None:
-        if self.workers is not None:
-            self.workers.finish()
-
-    def close(self) -> None:
-        if self.workers is not None:
-            self.workers.close()
-
-
 class _ReportWorkers:
-    """Processes that render records' reports while the game goes on.
+    """Processes that render records' reports while the game goes on, once the game has
+    reached :data:`REPORT_WORKERS_AFTER` records (before, and with ``count`` 0, each record's
+    reports are rendered in line).
 
     Forked (:mod:`pbem.core.workers`), so they start with the rules, the data and the
     compiled templates already loaded, and with the campaign to read. A record's files never
     change once written, so a worker reads them while the next records are adjudicated; each
     record's reports are written by one worker."""
 
-    @classmethod
-    def start(cls, campaign: campaign_mod.Campaign, s: _Seeded, count: int
-              ) -> _ReportWorkers | None:
-        """``count`` workers, or ``None`` where forking is not safe (reports in line)."""
-        if not workers.can_fork():
-            return None
-        global _for_workers
-        report.preload(campaign.ruleset.name)
-        _for_workers = (campaign, s)
-        pool = workers.fork_pool(count)
-        assert pool is not None
-        return cls(pool)
-
-    def __init__(self, pool: ProcessPoolExecutor) -> None:
-        self.pool: ProcessPoolExecutor | None = pool
+    def __init__(self, campaign: campaign_mod.Campaign, s: _Seeded, count: int) -> None:
+        self.campaign, self.s, self.count = campaign, s, count
+        self.pool: ProcessPoolExecutor | None = None
         self.futures: list[Future[None]] = []
+
+    def consider(self, last: int) -> None:
+        """Start the workers if the game has gone far enough (``last``: its last record)."""
+        if self.count > 0 and self.pool is None and last >= REPORT_WORKERS_AFTER:
+            self.start()
+
+    def start(self) -> None:
+        """Fork the ``count`` workers; where forking is not safe, reports stay in line."""
+        if not workers.can_fork():
+            self.count = 0
+            return
+        global _for_workers
+        report.preload(self.campaign.ruleset.name)
+        _for_workers = (self.campaign, self.s)
+        self.pool = workers.fork_pool(self.count)
+        assert self.pool is not None
 
     def render(self, records: list[int]) -> None:
         assert self.pool is not None

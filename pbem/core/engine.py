@@ -35,7 +35,7 @@ from pbem.core.errors import (
     Problem,
     ProblemsError,
 )
-from pbem.core.fsutil import CampaignLock, atomic_write, fsync_dirs, write_new
+from pbem.core.fsutil import CampaignLock, Stamp, atomic_write, fsync_dirs, stamp, write_new
 from pbem.core.keys import AllowedSigners
 from pbem.core.orders import OrderFile
 from pbem.core.ruleset import (
@@ -76,18 +76,17 @@ def load_state(campaign: Campaign, seq: int, *, shared: bool = False,
         return None
     path = record_dir(campaign, seq) / "state.json"
     try:
-        st = os.stat(path)
+        now = stamp(path)
     except FileNotFoundError:
         raise CampaignError(f"{path} is missing: the GM's copy of record {seq} is "
                             "incomplete") from None
-    stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
     known = _states.get(path)
-    if known is None or known[0] != stamp:
+    if known is None or known[0] != now:
         if take:  # nobody else reads it: parsed for the caller alone
             _states.pop(path, None)
             taken: State = canonical.parse(path.read_bytes())
             return taken
-        known = _remember_state(path, stamp, canonical.parse(path.read_bytes()))
+        known = _remember_state(path, now, canonical.parse(path.read_bytes()))
     if CHECK_SHARED and path in _lent:
         _lent.discard(path)
         if marshal.loads(known[1]) != known[2]:
@@ -105,7 +104,7 @@ def load_state(campaign: Campaign, seq: int, *, shared: bool = False,
 #: state.json path -> (inode, size, mtime), the state's marshal form (only to check, with
 #: CHECK_SHARED, that no reader changed it) and the parsed state that ``load_state`` hands
 #: out; a few records' worth.
-_states: dict[Path, tuple[tuple[int, int, int], bytes, State]] = {}
+_states: dict[Path, tuple[Stamp, bytes, State]] = {}
 #: The test suite sets this: every load_state then checks that no caller changed a shared
 #: state (a submit check or a view that wrote into it would corrupt the next records).
 CHECK_SHARED = False
@@ -113,11 +112,11 @@ CHECK_SHARED = False
 _lent: set[Path] = set()
 
 
-def _remember_state(path: Path, stamp: tuple[int, int, int], state: State
-                    ) -> tuple[tuple[int, int, int], bytes, State]:
+def _remember_state(path: Path, known_stamp: Stamp, state: State
+                    ) -> tuple[Stamp, bytes, State]:
     if len(_states) >= 8:
         del _states[next(iter(_states))]
-    _states[path] = known = (stamp, marshal.dumps(state) if CHECK_SHARED else b"", state)
+    _states[path] = known = (known_stamp, marshal.dumps(state) if CHECK_SHARED else b"", state)
     return known
 
 
@@ -182,11 +181,9 @@ def _waiting_stamp(rdir: Path) -> tuple[object, ...]:
     base = os.fspath(rdir)
     for name in ("unrevealed.json", "private.json"):
         try:
-            st = os.stat(f"{base}/{name}")
+            out.append(stamp(f"{base}/{name}"))
         except FileNotFoundError:
             out.append(None)
-        else:
-            out.append((st.st_ino, st.st_size, st.st_mtime_ns))
     return tuple(out)
 
 
@@ -211,20 +208,19 @@ def head(campaign: Campaign) -> Head:
     if seq == 0:
         return Head(0, ledger.file_hash(campaign.campaign_bytes), dice.mix_initial(campaign.id))
     path = campaign.ledger_dir / ledger.record_name(seq)
-    st = os.stat(path)
-    stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+    now = stamp(path)
     known = _heads.get(campaign.ledger_dir)
-    if known is not None and known[0] == stamp:  # every receipt names the head: parse once
+    if known is not None and known[0] == now:  # every receipt names the head: parse once
         return known[1]
     data = path.read_bytes()
     record = ledger.load(data, ledger.record_name(seq))
     found = Head(seq, ledger.file_hash(data), bytes.fromhex(record["mix"]), data)
-    _heads[campaign.ledger_dir] = (stamp, found)
+    _heads[campaign.ledger_dir] = (now, found)
     return found
 
 
 #: ledger directory -> (inode, size, mtime) of its last record and that record's Head.
-_heads: dict[Path, tuple[tuple[int, int, int], Head]] = {}
+_heads: dict[Path, tuple[Stamp, Head]] = {}
 
 
 def open_phase(campaign: Campaign, *, shared: bool = False, take: bool = False
@@ -439,11 +435,11 @@ def pending_orders(campaign: Campaign, phase: PhaseSpec) -> dict[str, OrderFile]
     for player in phase.actors:
         path = directory / f"{player}.txt"
         try:
-            st = os.stat(path)
+            now = stamp(path)
         except FileNotFoundError:
             continue
         known = _pending.get(path)
-        if known is not None and known[0] == (st.st_ino, st.st_size, st.st_mtime_ns):
+        if known is not None and known[0] == now:
             out[player] = known[1]
         else:
             out[player] = parse_stored(path.read_text(), str(path))
@@ -452,14 +448,13 @@ def pending_orders(campaign: Campaign, phase: PhaseSpec) -> dict[str, OrderFile]
 
 #: pending order path -> (inode, size, mtime) and the order file accepted there by this
 #: process (its text is the file's; the rules get a copy of its ``[orders]``).
-_pending: dict[Path, tuple[tuple[int, int, int], OrderFile]] = {}
+_pending: dict[Path, tuple[Stamp, OrderFile]] = {}
 
 
 def _remember_pending(path: Path, order: OrderFile) -> None:
-    st = os.stat(path)
     if len(_pending) >= 64:
         del _pending[next(iter(_pending))]
-    _pending[path] = ((st.st_ino, st.st_size, st.st_mtime_ns), order)
+    _pending[path] = (stamp(path), order)
 
 
 def parse_stored(text: str, source: str, *, verified: bool = False) -> OrderFile:
@@ -702,9 +697,8 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
         _write_fresh(rdir / "orders" / f"{player}.txt", order.canonical_text().encode(),
                      durable)
     _write_fresh(rdir / "state.json", res.state_json, durable)
-    st = os.stat(rdir / "state.json")
     # What the next command reads: the state as parsed from the file (next_state).
-    _remember_state(rdir / "state.json", (st.st_ino, st.st_size, st.st_mtime_ns),
+    _remember_state(rdir / "state.json", stamp(rdir / "state.json"),
                     next_state(res.outcome.state, res.state_json))
     private = {"private": res.outcome.private, "sealed_draws": sealed_draws}
     _write_fresh(rdir / "private.json", canonical_json(private), durable)
@@ -725,8 +719,7 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
                  sign_file_bytes(data, key, public_key=_public_raw(key)), durable=durable)
     atomic_write(campaign.ledger_dir / name, data, durable=durable)
     # The new head, known without parsing the record back (the next record needs its mix).
-    st = os.stat(campaign.ledger_dir / name)
-    _heads[campaign.ledger_dir] = ((st.st_ino, st.st_size, st.st_mtime_ns),
+    _heads[campaign.ledger_dir] = (stamp(campaign.ledger_dir / name),
                                    Head(seq, ledger.file_hash(data), res.mix, data))
     return res.next_phase
 

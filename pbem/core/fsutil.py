@@ -42,6 +42,17 @@ TEMP_NAME = re.compile(r"\..+\.tmp-([0-9]{1,10})")
 STALE_AFTER = 24 * 3600
 
 
+#: (inode, size, modification time in ns) of a file: what tells a process that a file it
+#: keeps parsed in memory is still the one it read (a rename puts a new inode in place).
+Stamp = tuple[int, int, int]
+
+
+def stamp(path: str | Path) -> Stamp:
+    """The file's :data:`Stamp` (FileNotFoundError when there is none)."""
+    st = os.stat(path)
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def temp_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.tmp-{os.getpid()}")
 

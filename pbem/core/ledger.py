@@ -104,8 +104,8 @@ def count(ledger_dir: Path) -> int:
     if known is not None and known[0] == stamp:
         n = known[1]
         # Coarse mtimes can hide a change: confirm the end of the ledger with two stats.
-        if (n == 0 or os.path.isfile(f"{base}/{n:06d}.toml")) and not os.path.exists(
-                f"{base}/{n + 1:06d}.toml"):
+        if (n == 0 or os.path.isfile(f"{base}/{record_name(n)}")) and not os.path.exists(
+                f"{base}/{record_name(n + 1)}"):
             return n
     names = set(os.listdir(ledger_dir))
     n = 0

@@ -36,7 +36,7 @@ class Log:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.entries: set[str] = set()
-        self._stamp: tuple[int, int, int] = (-1, -1, -1)  # inode, size, mtime when last read
+        self._stamp: fsutil.Stamp = (-1, -1, -1)  # when last read
         self._offset = 0            # bytes read (up to the last complete line)
         self._torn = False          # the file ends in a line cut short (a killed writer)
         self._unsynced: list[str] = []
@@ -49,15 +49,14 @@ class Log:
         """Read what another command appended since, or all of it if the file is not the
         one read before."""
         try:
-            st = os.stat(self.path)
+            stamp = fsutil.stamp(self.path)
         except FileNotFoundError:
             self.entries.clear()
             self._stamp, self._offset, self._torn = (-1, -1, -1), 0, False
             return
-        stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
         if stamp == self._stamp:
             return
-        first = st.st_ino != self._stamp[0] or st.st_size < self._offset
+        first = stamp[0] != self._stamp[0] or stamp[1] < self._offset
         if first:
             self.entries.clear()
             self._offset, self._torn = 0, False
@@ -87,9 +86,8 @@ class Log:
         if self._torn:
             data = b"\n" + data
         fsutil.append(self.path, data, durable=durable)
-        st = os.stat(self.path)
-        self._stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
-        self._offset, self._torn = st.st_size, False
+        self._stamp = fsutil.stamp(self.path)
+        self._offset, self._torn = self._stamp[1], False
         self.entries.update(commitments)
         if fsutil.batching() and durable:
             self._catch_up()

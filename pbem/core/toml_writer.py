@@ -104,15 +104,11 @@ class _Writer:
             out.append(f"[[{name}]]\n" if inside_aot else f"[{name}]\n")
         if literals:
             yielded = True
-            multiline = self.multiline
             for k, v in literals:
-                key = _KEYS.get(k) or _key(k)
                 if type(v) is str and _ILLEGAL.search(v) is None:  # a plain one-line string
-                    out.append(f'{key} = "{v}"\n')
-                elif type(v) is str:
-                    out.append(f"{key} = {_string(v, multiline)}\n")
+                    out.append(f'{_key(k)} = "{v}"\n')
                 else:
-                    out.append(f"{key} = {self.literal(v, 0)}\n")
+                    out.append(f"{_key(k)} = {self.literal(v, 0)}\n")
         for k, v, in_aot in tables:
             if yielded:
                 out.append("\n")
