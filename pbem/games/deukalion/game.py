@@ -14,9 +14,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from pbem.core.dice import DEUKALION_DIE, Rng, Stream
+from pbem.core.dice import DEUKALION_DIE, Rng
 from pbem.core.errors import Problem
-from pbem.core.resources import order_form_text
+from pbem.core.hooks import GameModules
 from pbem.core.ruleset import (
     JOIN_PHASE,
     REVEAL_GAME,
@@ -40,7 +40,8 @@ _THROW_DRAW = re.compile(r"t\d+/(?!.*shuffle).+/[a-z0-9._-]+/\d+")
 THROW_WORDS = {"up": "skull up", "down": "skull down", "side": "side"}  # 0, 1, 1/2 (Score 1-3)
 
 
-class Deukalion(Ruleset):
+class Deukalion(GameModules, Ruleset):
+    package = "pbem.games.deukalion"  # forms, report, board, bot (GameModules)
     name = "deukalion"
     title = "Deukalion (Steinwender & Lepuschitz, Hasbro 2007)"
     rules_version = "hasbro-2007/pbem-1"
@@ -138,38 +139,6 @@ class Deukalion(Ruleset):
             out["choices"] = state["policy"]
             out["personal"] = state["personal"]
         return out
-
-    def order_form(self, view: Mapping[str, Any], phase: PhaseSpec, player: str) -> str:
-        """The annotated form with the player's situation and examples legal now."""
-        from pbem.games.deukalion import forms
-
-        return forms.form(self.c, order_form_text(self.name, phase.kind), view, phase, player)
-
-    def event_text(self, view: Mapping[str, Any], event: Mapping[str, Any]) -> str:
-        from pbem.games.deukalion import report
-
-        return report.event_text(self.c, view, event)
-
-    def report_public(self, view: Mapping[str, Any]) -> dict[str, Any]:
-        from pbem.games.deukalion import report
-
-        return report.public(self.c, view)
-
-    def report_context(self, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
-        from pbem.games.deukalion import report
-
-        return report.context(self.c, view, player)
-
-    def board_svg(self, view: Mapping[str, Any], player: str | None) -> str:
-        from pbem.games.deukalion import board
-
-        return board.svg(self.c, view, player)
-
-    def bot_orders(self, view: Mapping[str, Any], phase: PhaseSpec, player: str,
-                   rng: Stream) -> Orders:
-        from pbem.games.deukalion import bot
-
-        return bot.orders(self.c, view, phase, player, rng)
 
     def die_face(self, label: str, value: int) -> str | None:
         """What a draw shows on the table: a Kylix die's face (Kylix 1: faces 1, 1, 2, 2, 3,

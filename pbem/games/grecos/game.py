@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem
-from pbem.core.resources import order_form_text
+from pbem.core.hooks import GameModules
 from pbem.core.ruleset import (
     JOIN_PHASE,
     REVEAL_GAME,
@@ -38,7 +38,8 @@ HAND_LIMIT = 5
 CITY_STATE = "city_state"
 
 
-class Grecos(Ruleset):
+class Grecos(GameModules, Ruleset):
+    package = "pbem.games.grecos"  # forms, report, board, bot (GameModules)
     name = "grecos"
     title = "Grecos (Warpspawn Games), mythological Greek wargame"
     rules_version = "grecos-seed/pbem-1"
@@ -181,38 +182,6 @@ class Grecos(Ruleset):
         if out["game_over"]:
             out["policies"] = state["policy"]
         return out
-
-    def order_form(self, view: Mapping[str, Any], phase: PhaseSpec, player: str) -> str:
-        """The annotated form with the player's situation and examples legal now."""
-        from pbem.games.grecos import forms
-
-        return forms.form(self.c, order_form_text(self.name, phase.kind), view, phase, player)
-
-    def event_text(self, view: Mapping[str, Any], event: Mapping[str, Any]) -> str:
-        from pbem.games.grecos import report
-
-        return report.event_text(self.c, view, event)
-
-    def report_public(self, view: Mapping[str, Any]) -> dict[str, Any]:
-        from pbem.games.grecos import report
-
-        return report.public(self.c, view)
-
-    def report_context(self, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
-        from pbem.games.grecos import report
-
-        return report.context(self.c, view, player)
-
-    def board_svg(self, view: Mapping[str, Any], player: str | None) -> str:
-        from pbem.games.grecos import board
-
-        return board.svg(self.c, view, player)
-
-    def bot_orders(self, view: Mapping[str, Any], phase: PhaseSpec, player: str,
-                   rng: Stream) -> Orders:
-        from pbem.games.grecos import bot
-
-        return bot.orders(self.c, view, phase, player, rng)
 
     def bot_join(self, player: str, rng: Stream) -> Orders:
         return {}

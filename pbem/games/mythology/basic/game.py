@@ -19,7 +19,7 @@ from typing import Any
 
 from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem
-from pbem.core.resources import order_form_text
+from pbem.core.hooks import GameModules
 from pbem.core.ruleset import (
     JOIN_PHASE,
     REVEAL_GAME,
@@ -35,7 +35,8 @@ from pbem.games.mythology.components import Components, load
 State = dict[str, Any]
 
 
-class MythologyBasic(Ruleset):
+class MythologyBasic(GameModules, Ruleset):
+    package = "pbem.games.mythology.basic"  # forms, report, board, bot (GameModules)
     name = "mythology-basic"
     title = "Mythology (Yaquinto, 1980), Basic Game"
     rules_version = "basic-1980/pbem-1"
@@ -158,38 +159,6 @@ class MythologyBasic(Ruleset):
         if out["game_over"]:
             out["policies"] = state["policy"]
         return out
-
-    def order_form(self, view: Mapping[str, Any], phase: PhaseSpec, player: str) -> str:
-        """The annotated form, with examples legal for ``player`` now (:mod:`.forms`)."""
-        from pbem.games.mythology.basic import forms
-
-        return forms.form(self.c, order_form_text(self.name, phase.kind), view, phase, player)
-
-    def event_text(self, view: Mapping[str, Any], event: Mapping[str, Any]) -> str:
-        from pbem.games.mythology.basic import report
-
-        return report.event_text(self.c, view, event)
-
-    def report_public(self, view: Mapping[str, Any]) -> dict[str, Any]:
-        from pbem.games.mythology.basic import report
-
-        return report.public(self.c, view)
-
-    def report_context(self, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
-        from pbem.games.mythology.basic import report
-
-        return report.context(self.c, view, player)
-
-    def board_svg(self, view: Mapping[str, Any], player: str | None) -> str:
-        from pbem.games.mythology.basic import board
-
-        return board.svg(self.c, view, player)
-
-    def bot_orders(self, view: Mapping[str, Any], phase: PhaseSpec, player: str,
-                   rng: Stream) -> Orders:
-        from pbem.games.mythology.basic import bot
-
-        return bot.orders(self.c, view, phase, player, rng)
 
     def bot_join(self, player: str, rng: Stream) -> Orders:
         from pbem.games.mythology.basic import bot
