@@ -25,6 +25,7 @@ BUILTIN: dict[str, str] = {
     "cyclades": "pbem.games.cyclades.game:RULESET",
     "grecos": "pbem.games.grecos.game:RULESET",
     "deukalion": "pbem.games.deukalion.game:RULESET",
+    "hetairos": "pbem.games.hetairos.game:RULESET",
 }
 
 #: name -> (title, min_players, max_players) of each built-in game, as its Ruleset has them
@@ -39,6 +40,7 @@ ABOUT: dict[str, tuple[str, int, int]] = {
                  2, 6),
     "grecos": ("Grecos (Warpspawn Games), mythological Greek wargame", 2, 6),
     "deukalion": ("Deukalion (Steinwender & Lepuschitz, Hasbro 2007)", 2, 4),
+    "hetairos": ("Hetairos (James Baillie), an adventure in the Greek underworld", 1, 10),
 }
 
 #: The entry point group other packages publish their games under.

@@ -1,0 +1,59 @@
+"""Drawing the map as it is explored (EXPLORATION, CAVERN..! CHART, THE STYX; Explore 0-7,
+Cavern 2-12, Styx 1-4).
+
+A square is drawn the first time a model moves into it (or an Amazon observes it, PC Amazon 2):
+the Exploration chart (d6) gives its kind, a fork's side is rolled (d6: 1-3 right, 4-6 left), a
+Cavern..! is rolled on the 2d6 chart (8: d6 forge or library). Squares of the Styx's column are
+always Styx tiles (Styx 2: "IT ALWAYS COMES TO ANOTHER STYX TILE"), each with a d6 for a bridge
+(Styx 3). What a special square holds is set up by :func:`sites.on_draw`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.hetairos import grid, sites
+from pbem.games.hetairos.table import Model, Table
+
+
+def _chart(t: Table, chart_id: str, what: str) -> str:
+    """Roll a chart of the world data, following ``then`` to the chart rolled next."""
+    chart = t.c.world.charts[chart_id]
+    row = chart.row(t.roll(chart.die, what))
+    while not row.result and row.then:
+        chart = t.c.world.charts[row.then]
+        row = chart.row(t.roll(chart.die, f"{what}/{chart.id}"))
+    return row.result
+
+
+def draw(t: Table, k: str, travel: str, by: Model) -> dict[str, Any]:
+    """Draw square ``k`` entered (or looked into) moving ``travel`` by ``by``; returns it."""
+    what = f"explore/{k}"
+    if grid.on_styx(k):
+        bridge = _chart(t, "styx_bridge", f"{what}/bridge") == "bridge"
+        square = {"kind": "styx", "open": "NS", "bridge": bridge, "found": t.state["round"],
+                  "by": by["id"]}
+        t.state["map"][k] = square
+        t.say("drawn", f"{t.name(by['id'])} finds the Styx at {k}"
+              + (" with a bridge (Styx 3: a 6)." if bridge else " (no bridge)."),
+              square=k, kind="styx", bridge=bridge, by=by["id"])
+        return square
+    kind = _chart(t, "exploration", what)
+    fork = ""
+    if kind == "tunnel_fork":
+        fork = _chart(t, "fork_side", f"{what}/fork")
+    if not kind:
+        kind = _chart(t, "cavern", f"{what}/cavern")
+        if not kind:
+            kind = _chart(t, "forge_or_library", f"{what}/cavern8")
+    shape = t.c.world.squares[kind].sides
+    square = {"kind": kind, "open": grid.sides(shape, travel, fork), "found": t.state["round"],
+              "by": by["id"]}
+    t.state["map"][k] = square
+    sites.on_draw(t, k, by)
+    kind = square["kind"]  # a community is now its settlement
+    name = t.c.world.squares[kind].name
+    side = f", forking {fork} of the way {grid.NAMES[travel]}" if fork else ""
+    t.say("drawn", f"{t.name(by['id'])} explores {k}: {name}{side}.", square=k, kind=kind,
+          open=square["open"], by=by["id"])
+    return square

@@ -1,0 +1,288 @@
+"""The Hetairos ruleset (``pbem new hetairos``): set-up, the turn by email, the world phase.
+
+Phases (docs/games/hetairos.md, "Phases"): ``t00.join`` (a ranked list of characters, standing
+orders), then each round ``rNN.p<seat>`` for every living player in turn order (the turn
+program), ``rNN.p<seat>.k<K>`` when the program halted with AP left (a continuation for the
+same player), and ``rNN.world`` (automatic: NPCs, spawns, monsters, lava, victory). Nothing is
+hidden (analysis 2.1): no phase is sealed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from pbem.core.dice import Rng, Stream
+from pbem.core.errors import Problem
+from pbem.core.hooks import GameModules
+from pbem.core.ruleset import JOIN_PHASE, OptionSpec, Orders, Outcome, PhaseSpec, Ruleset
+from pbem.games.hetairos import monsters, program, scenario, standing, turn
+from pbem.games.hetairos.table import Components, State, Table, load
+
+JOIN_KEYS = ("characters", "standing")
+TURN_KEYS = ("steps", "halt", "standing")
+ROUNDS = tuple(str(n) for n in range(0, 201))
+
+
+class Hetairos(GameModules, Ruleset):
+    package = "pbem.games.hetairos"  # forms, report, board, bot (GameModules)
+    name = "hetairos"
+    title = "Hetairos (James Baillie), an adventure in the Greek underworld"
+    rules_version = "seed-001/pbem-1"
+    min_players = 1  # The designer plays it solo (analysis 6)
+    max_players = 10  # ten characters, no two alike (Start 2)
+    options: ClassVar[Mapping[str, OptionSpec]] = {
+        "scenario": OptionSpec("beast-slayers", tuple(scenario.by_option(load())),
+                               "the scenario (Start 3), by its name: " + ", ".join(
+                                   scenario.by_option(load()))),
+        "rounds": OptionSpec("40", ROUNDS, "end the campaign after this round if the "
+                             "scenario is not won (0: no limit, as the rulebook)"),
+        "lava": OptionSpec("once", ("once", "chain"),
+                           "Lava 2's spreading: one roll at each end of round, the threshold "
+                           "rising after each spread (once), or rolls in a chain until one "
+                           "fails (chain); analysis 5.2"),
+        "death": OptionSpec("auto", ("auto", "replace", "out"),
+                            "a dead player's fate: a new character next turn (replace), or "
+                            "out of the game; auto: replace in co-op, out otherwise"),
+    }
+
+    @property
+    def c(self) -> Components:
+        return load()
+
+    def check_options(self, given: Mapping[str, str], players: Sequence[str]) -> list[Problem]:
+        """The ruleset's checks, and the scenario's player count (analysis 6: solo scenarios
+        are races between players, 2 or more)."""
+        problems = super().check_options(given, players)
+        scen = scenario.by_option(self.c).get(given.get("scenario", "beast-slayers"))
+        if scen and scenario.competitive(self.c, scen) and len(players) < 2:
+            name = self.c.world.scenarios[scen].name
+            problems.append(Problem("--option scenario", f"{name} is played between players: "
+                                    "it needs 2 or more", "pick a co-op scenario to play alone"))
+        return problems
+
+    def join_phase(self, players: tuple[str, ...]) -> PhaseSpec:
+        return PhaseSpec(JOIN_PHASE, "join", players,
+                         title="Join: rank the characters you would play; standing orders")
+
+    def validate_join(self, player: str, orders: Orders) -> list[Problem]:
+        problems = [Problem(f"[orders] {k}", f"a join order takes no {k!r}",
+                            "keys: " + ", ".join(JOIN_KEYS)) for k in orders if k not in JOIN_KEYS]
+        ranked = orders.get("characters", [])
+        known = list(self.c.people.characters)
+        if not isinstance(ranked, list) or not all(isinstance(x, str) for x in ranked):
+            problems.append(Problem("[orders] characters", "a list of character names",
+                                    "e.g. characters = [\"hoplite\", \"centaur\"]"))
+        else:
+            for ch in ranked:
+                if ch not in known:
+                    problems.append(Problem(f"[orders] characters {ch!r}", "no such character",
+                                            "characters: " + ", ".join(known)))
+            if len(set(ranked)) != len(ranked):
+                problems.append(Problem("[orders] characters", "a character named twice",
+                                        "name each at most once"))
+        if "standing" in orders:
+            problems += standing.parse(orders["standing"])[1]
+        return problems
+
+    def setup(self, players: tuple[str, ...], options: Mapping[str, str],
+              joins: Mapping[str, Orders], rng: Rng) -> Outcome:
+        c = self.c
+        opts = self.resolved_options(options)
+        dice = rng.public
+        seats = dice.shuffle(sorted(players), "setup/turn-order")  # Start 1
+        scen = scenario.by_option(c)[opts["scenario"]]
+        death = opts["death"]
+        if death == "auto":
+            death = "out" if scenario.competitive(c, scen) else "replace"
+        state: State = {
+            "scenario": scen, "options": opts, "round": 1, "seats": seats, "step": "turn",
+            "active": seats[0], "cont": 0, "pending": [], "halted": "", "map": {},
+            "models": {}, "next_id": 0, "pcs": {}, "dead": [], "death": death,
+            "teams": scenario.teams(c, scen, seats), "hostile": {}, "standing": {},
+            "ranked": {}, "goal": {}, "result": {},
+        }
+        t = Table(c, state, dice, label="setup")
+        t.say("seats", "Turn order (Start 1): " + ", ".join(seats) + ".", order=seats)
+        starts = scenario.starts(c, scen, seats)
+        for p in seats:  # Start 2: characters picked in turn, before the scenario
+            ranked = list(joins.get(p, {}).get("characters", []))
+            state["ranked"][p] = ranked
+            state["standing"][p] = standing.parse(joins.get(p, {}).get("standing", {}))[0]
+            ch = scenario.unused_character(c, state, ranked)
+            m = scenario.new_pc(c, state, p, ch, starts[p])
+            t.say("character", f"{p} plays the {c.character(ch).name.title()}.", player=p,
+                  character=ch, model=m["id"])
+        s = c.world.scenarios[scen]  # Start 3: then the scenario
+        t.say("scenario", f"Scenario: {s.name} ({c.world.lists[s.list].name}). "
+              + " ".join(s.victory), scenario=scen)
+        for k in sorted(set(starts.values())):  # Coop 0, Solo 0: on a bridge over the Styx
+            state["map"][k] = {"kind": "styx", "open": "NS", "bridge": True, "found": 0,
+                               "by": ""}
+        for p in seats:
+            pc = t.pc(p)
+            assert pc is not None
+            pc["ap"] = turn.allowance(t, pc)
+        return Outcome(state, t.events)
+
+    # ---- phases -----------------------------------------------------------------------
+
+    def next_phase(self, state: State) -> PhaseSpec | None:
+        if state["step"] == "over":
+            return None
+        r = state["round"]
+        if state["step"] == "world":
+            return PhaseSpec(f"r{r:02d}.world", "world", (), title=f"Round {r}: the monsters "
+                             "and NPCs act (Start 1)")
+        p = state["active"]
+        seat = state["seats"].index(p) + 1
+        k = state["cont"]
+        pid = f"r{r:02d}.p{seat}" + (f".k{k}" if k else "")
+        title = f"Round {r}: {p}'s turn" + (f" goes on after a halt ({state['halted']})"
+                                             if k else "")
+        return PhaseSpec(pid, "turn", (p,), active=p, title=title)
+
+    def _review(self, state: State, player: str, orders: Orders) -> tuple[list[Problem],
+                                                                          list[str]]:
+        problems = [Problem(f"[orders] {k}", f"a turn order takes no {k!r}",
+                            "keys: " + ", ".join(TURN_KEYS)) for k in orders if k not in TURN_KEYS]
+        steps, _, more = program.parse(self.c, orders)
+        problems += more
+        if "standing" in orders:
+            problems += standing.parse(orders["standing"], state["seats"])[1]
+        notes: list[str] = []
+        models = state["models"]
+        moved = False
+        for i, step in enumerate(steps, 1):
+            where = f"[orders] steps[{i}] {step.text!r}"
+            for arg in step.args:
+                if arg.startswith("m") and arg[1:].isdigit() and (
+                        arg not in models or models[arg]["hp"] <= 0):
+                    problems.append(Problem(where, f"no model {arg} on the map",
+                                            "the ids are in your report's list of models"))
+            if step.verb == "give" and step.args[1] not in state["seats"]:
+                problems.append(Problem(where, f"no player {step.args[1]!r}",
+                                        "players: " + ", ".join(state["seats"])))
+            if step.verb in ("move", "sneak", "dig", "observe"):
+                moved = True
+            elif moved and step.verb not in ("end",):
+                notes.append(f"steps[{i}] '{step.text}' depends on where the steps before "
+                             "it take you: checked when it runs")
+        return problems, notes
+
+    def check(self, state: State, phase: PhaseSpec, player: str, orders: Orders
+              ) -> tuple[list[Problem], list[Problem]]:
+        problems, notes = self._review(state, player, orders)
+        return problems, ([] if problems else [Problem("", n) for n in notes])
+
+    def validate(self, state: State, phase: PhaseSpec, player: str,
+                 orders: Orders) -> list[Problem]:
+        return self._review(state, player, orders)[0]
+
+    def provisional(self, state: State, phase: PhaseSpec, player: str,
+                    orders: Orders) -> list[Problem]:
+        return [Problem("", n) for n in self._review(state, player, orders)[1]]
+
+    def default_orders(self, state: State, phase: PhaseSpec, player: str) -> Orders:
+        """NMR: the turn ends at once (no step); free once-a-turn effects are not taken."""
+        return {}
+
+    def resolve(self, state: State, phase: PhaseSpec, orders: Mapping[str, Orders],
+                rng: Rng) -> Outcome:
+        t = Table(self.c, state, rng.public, label=phase.id.replace(".", "/"))
+        if phase.kind == "world":
+            monsters.phase(t)
+            scenario.record(t, t.events)
+            scenario.check(t, end_of_round=True)
+            if state["step"] != "over":
+                state["round"] += 1
+                self._next_turn(t, first=True)
+            return Outcome(state, t.events)
+        player = phase.active
+        assert player is not None
+        given = orders.get(player, {})
+        if self._review(state, player, given)[0]:
+            given = {}
+        if "standing" in given:
+            state["standing"][player] = {**state["standing"].get(player, {}),
+                                         **standing.parse(given["standing"])[0]}
+        steps, halts, _ = program.parse(self.c, given)
+        if state["cont"] == 0:
+            self._begin(t, player)
+        rest, halted = turn.run(t, player, steps, halts)
+        scenario.record(t, t.events)
+        scenario.check(t, end_of_round=False)
+        if state["step"] == "over":
+            return Outcome(state, t.events)
+        m = t.pc(player)
+        if rest and m is not None:
+            state["cont"] += 1
+            state["pending"] = turn.remaining_text(rest)
+            state["halted"] = halted
+            t.say("halt", f"{player}'s turn halts ({halted}) with {m['ap']} AP left; "
+                  f"{len(rest)} step(s) wait for new orders.", player=player, halt=halted,
+                  ap=m["ap"], waiting=state["pending"])
+            return Outcome(state, t.events)
+        turn.end(t, player)
+        scenario.check(t, end_of_round=False)
+        if state["step"] != "over":
+            self._next_turn(t, first=False)
+        return Outcome(state, t.events)
+
+    def _begin(self, t: Table, player: str) -> None:
+        """The start of a player's turn; a dead character replaced (option ``death``)."""
+        if t.pc(player) is None and t.state["death"] == "replace":
+            old = t.models[t.state["pcs"][player]]
+            ch = scenario.unused_character(t.c, t.state, t.state["ranked"].get(player, []))
+            start = scenario.safe_start(t, scenario.starts(
+                t.c, t.state["scenario"], t.state["seats"])[player])
+            m = scenario.new_pc(t.c, t.state, player, ch, start)
+            t.say("replaced", f"{player}'s {t.c.character(old['type']).name.title()} is "
+                  f"dead; {player} now plays the {t.c.character(ch).name.title()} at "
+                  f"{start}.", player=player, model=m["id"], character=ch)
+        turn.start(t, player)
+
+    def _next_turn(self, t: Table, *, first: bool) -> None:
+        """The next living player's turn this round, or the world phase."""
+        state = t.state
+        seats: list[str] = state["seats"]
+        i = -1 if first else seats.index(state["active"])
+        state["cont"], state["pending"], state["halted"] = 0, [], ""
+        for p in seats[i + 1:]:
+            if t.pc(p) is not None or state["death"] == "replace":
+                state["active"], state["step"] = p, "turn"
+                return
+        state["step"] = "world"
+
+    def bot_join(self, player: str, rng: Stream) -> Orders:
+        from pbem.games.hetairos import bot
+
+        return bot.join(self.c, player, rng)
+
+    # ---- views ------------------------------------------------------------------------
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        """Everything: Hetairos hides nothing (analysis 2.1)."""
+        out = dict(state)
+        out["game_over"] = state["step"] == "over"
+        out["me"] = player if player in state["seats"] else ""
+        return out
+
+    def invariants(self, before: State | None, after: State, events: Sequence[dict[str, Any]],
+                   private: Mapping[str, Sequence[dict[str, Any]]]) -> list[str]:
+        from pbem.games.hetairos import checks
+
+        return checks.invariants(self.c, before, after, events)
+
+    def roles(self, state: State) -> dict[str, str]:
+        return {p: state["models"][state["pcs"][p]]["type"] for p in state["seats"]}
+
+    def result(self, state: State) -> dict[str, Any]:
+        if state["step"] != "over":
+            return {}
+        score = {p: state["models"][state["pcs"][p]]["kleos"] for p in state["seats"]}
+        return {"winners": list(state["result"]["winners"]), "why": state["result"]["why"],
+                "score": score}
+
+
+RULESET = Hetairos()

@@ -1,0 +1,248 @@
+"""The world phase (Start 1: "ALL MONSTERS AND NPCs MOVE AFTER THE PLAYERS IN A SEPARATE PHASE";
+Appendix A; analysis 3.2): the lava spreads, controlled NPCs act on their owners' standing
+orders, lairs and shrines spawn, every monster acts, snake pits bite, settlements fall.
+
+The monsters' algorithm (authored, Appendix A "SIMPLE", docs/games/hetairos.md): each monster in
+the order it came into play, with its Action Points:
+
+1. an enemy in its square: attack it (1 AP a round), player characters first, then NPCs, then
+   settlement defenders, the lowest id first; an Amazon attacks an enemy in a neighbouring
+   square in preference to moving into it (Monster Amazon);
+2. else step along a shortest path (AP cost; small tunnels cost 2 and are closed to those that
+   "MAY NEVER MOVE DOWN SMALL TUNNELS"; the Styx crossed only on bridges; no passing through a
+   square with enemies) toward the nearest target: player characters for spawned monsters
+   (Lair 3, Hecate 1), "THE NEAREST CHARACTER OF ANY SORT" for Great Monsters (Lair 4); ties
+   broken by the order of the directions N, E, S, W;
+3. no target reachable: it explores (the designer's solo practice, analysis 7): it enters the
+   unexplored neighbour that most reduces its distance to the nearest player character, drawn
+   as for a player; it stops when it cannot.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from pbem.games.hetairos import combat, explore, grid, sites, standing, turn
+from pbem.games.hetairos.table import Model, Table
+
+#: Safety bound on a monster's actions in one phase (no monster has more AP than this).
+MAX_ACTIONS = 20
+
+
+def order(t: Table, side: str) -> list[Model]:
+    return sorted((m for m in t.alive() if m["side"] == side),
+                  key=lambda m: int(m["id"][1:]))
+
+
+def ap_of(t: Table, m: Model) -> int:
+    """A monster's Action Points this phase (Monster 0: 5; Cerberus d6+4 each turn)."""
+    kind = t.c.monster(m["type"])
+    if kind.ap_dice:
+        return t.roll(kind.ap_dice, f"ap/{m['id']}")
+    return kind.ap
+
+
+def _passable(t: Table, m: Model, k: str) -> bool:
+    sq = t.square(k)
+    if sq is None:
+        return False
+    kind = t.c.world.squares[sq["kind"]]
+    if not kind.passable:
+        return False
+    return sq["kind"] != "small_tunnel" or turn._small_ok(t, m)
+
+
+def paths(t: Table, m: Model) -> dict[str, tuple[int, str]]:
+    """Square -> (AP cost, first step) over drawn, open, passable squares from ``m``
+    (Dijkstra; ties by direction order N, E, S, W)."""
+    start = (m["at"], m.get("bank", ""))
+    best: dict[str, tuple[int, str]] = {m["at"]: (0, "")}
+    seen: set[tuple[str, str]] = set()
+    queue: list[tuple[int, int, str, str, str]] = [(0, 0, start[0], start[1], "")]
+    n = 0
+    while queue:
+        cost, _, k, bank, first = heapq.heappop(queue)
+        if (k, bank) in seen:
+            continue
+        seen.add((k, bank))
+        if k != m["at"] and any(hostile(t, m, o) for o in t.at(k)):
+            continue  # Battle 1: no passing through
+        for d in grid.DIRS:
+            if not grid.can_leave(t.square(k), k, d, bank):
+                continue
+            k2 = grid.neighbour(k, d)
+            if not _passable(t, m, k2) or not grid.can_enter(t.square(k2), d):
+                continue
+            sq2 = t.square(k2)
+            assert sq2 is not None
+            c2 = cost + t.c.world.squares[sq2["kind"]].move_cost
+            b2 = (grid.bank_of(k2, d) or bank or "W") if grid.on_styx(k2) else ""
+            step = first or d
+            if k2 not in best or c2 < best[k2][0]:
+                best[k2] = (c2, step)
+            n += 1
+            heapq.heappush(queue, (c2, n, k2, b2, step))
+    return best
+
+
+def towns(t: Table, m: Model) -> bool:
+    """Whether ``m`` fights settlements: Appendix A's SIMPLE monsters "IGNORE/WALK THROUGH ALL
+    TOWNS"; COMPLEX ones (option ``monsters=complex``) and Cerberus ("CAN ATTACK SETTLEMENTS
+    ON ITS OWN") do not; a player's NPCs defend them."""
+    if m["side"] != "monster":
+        return True
+    kind = t.c.monster(m["type"])
+    return (t.state["options"].get("monsters") == "complex"
+            or "attacks_settlements" in kind.specials)
+
+
+def hostile(t: Table, m: Model, o: Model) -> bool:
+    """Whether ``m`` attacks ``o`` when they meet."""
+    if o["hp"] <= 0 or not t.enemies(m, o):
+        return False
+    if o["side"] == "defender" and not towns(t, m):
+        return False
+    return not (m["type"] == "giant" and m["side"] == "monster" and o["side"] == "pc"
+                and o["owner"] in m.get("bought_off", []))
+
+
+def is_target(t: Table, m: Model, o: Model) -> bool:
+    """Whether ``m`` seeks ``o`` out: spawned monsters "THE NEAREST PLAYER CHARACTERS" (Lair 3,
+    Hecate 1); Great Monsters "THE NEAREST CHARACTER OF ANY SORT" (Lair 4)."""
+    if not hostile(t, m, o):
+        return False
+    if o["side"] == "pc":
+        return True
+    return t.c.monster(m["type"]).great or (o["side"] == "defender" and towns(t, m))
+
+
+def _victim(t: Table, m: Model, here: list[Model]) -> Model | None:
+    rank = {"pc": 0, "npc": 1, "defender": 2}
+    foes = [o for o in here if hostile(t, m, o)]
+    if not foes:
+        return None
+    return min(foes, key=lambda o: (rank.get(o["side"], 3), int(o["id"][1:])))
+
+
+def act(t: Table, m: Model) -> None:
+    """One monster's (or controlled NPC's) actions this phase."""
+    ap = ap_of(t, m)
+    for _ in range(MAX_ACTIONS):
+        if ap <= 0 or m["hp"] <= 0 or m.get("resting"):
+            return
+        foe = _victim(t, m, t.at(m["at"]))
+        if foe is not None:
+            if m["type"] == "giant" and foe["side"] == "pc" and turn.buy_off(t, m, foe):
+                continue
+            ap -= 1
+            combat.attack(t, m, foe)
+            continue
+        if m.get("stuck"):
+            return
+        if m["side"] == "monster" and "attacks_adjacent" in t.c.monster(m["type"]).specials:
+            near = _adjacent_foe(t, m)
+            if near is not None:
+                ap -= 1
+                combat.attack(t, m, near, ranged=True)
+                continue
+        step = _next_step(t, m)
+        if not step:
+            return
+        k = grid.neighbour(m["at"], step)
+        sq = t.square(k)
+        if sq is None:
+            explore.draw(t, k, step, m)
+            sq = t.square(k)
+            assert sq is not None
+            if not _passable(t, m, k):
+                ap -= 1
+                continue
+        cost = t.c.world.squares[sq["kind"]].move_cost
+        if ap < cost:
+            return
+        ap -= cost
+        m["at"] = k
+        m["bank"] = (grid.bank_of(k, step) or m.get("bank", "") or "W") if grid.on_styx(k) \
+            else ""
+        t.say("moves", f"{t.name(m['id'])} moves {grid.NAMES[step]} to {k}.", model=m["id"],
+              square=k)
+        sites.on_enter(t, m, k, step)
+
+
+def _adjacent_foe(t: Table, m: Model) -> Model | None:
+    for d in grid.DIRS:
+        if not grid.can_leave(t.square(m["at"]), m["at"], d, m.get("bank", "")):
+            continue
+        k = grid.neighbour(m["at"], d)
+        sq = t.square(k)
+        if sq is None or not grid.can_enter(sq, d):
+            continue
+        foe = _victim(t, m, t.at(k))
+        if foe is not None:
+            return foe
+    return None
+
+
+def _next_step(t: Table, m: Model) -> str:
+    """The direction of ``m``'s next step toward its nearest target, or of exploring."""
+    if m["side"] == "npc":
+        return _npc_step(t, m)
+    reach = paths(t, m)
+    targets = [o for o in t.alive() if is_target(t, m, o) and o["at"] in reach]
+    if targets:
+        goal = min(targets, key=lambda o: (reach[o["at"]][0], int(o["id"][1:])))
+        return reach[goal["at"]][1]
+    return _explore_step(t, m, reach)
+
+
+def _explore_step(t: Table, m: Model, reach: dict[str, tuple[int, str]]) -> str:
+    """No target reachable: the undrawn neighbour of its square that brings it nearest a
+    player character (straight-line distance); "" when there is none."""
+    pcs = [o["at"] for o in t.alive() if o["side"] == "pc"]
+    if not pcs:
+        return ""
+    best: tuple[int, int, str] | None = None
+    for i, d in enumerate(grid.DIRS):
+        if not grid.can_leave(t.square(m["at"]), m["at"], d, m.get("bank", "")):
+            continue
+        k = grid.neighbour(m["at"], d)
+        if t.square(k) is not None:
+            continue
+        dist = min(grid.manhattan(k, p) for p in pcs)
+        if dist < min(grid.manhattan(m["at"], p) for p in pcs) and (
+                best is None or (dist, i) < best[:2]):
+            best = (dist, i, d)
+    return best[2] if best else ""
+
+
+def _npc_step(t: Table, m: Model) -> str:
+    """A controlled NPC follows its owner's character (standing ``npcs = "follow"``) or holds
+    its square (``guard``)."""
+    if standing.of(t.state, m["owner"])["npcs"] == "guard" or m.get("stationed"):
+        return ""
+    leader = t.pc(m["owner"])
+    if leader is None or leader["at"] == m["at"]:
+        return ""
+    reach = paths(t, m)
+    return reach.get(leader["at"], (0, ""))[1]
+
+
+def phase(t: Table) -> None:
+    """The whole world phase, in the documented order."""
+    sites.lava(t)
+    for m in order(t, "monster"):
+        if m.get("resting"):  # Monster Cerberus: rests a turn, then regains all
+            m["resting"] = 0
+            m["hp"] = m["max_hp"]
+            t.say("rises", f"{t.name(m['id'])} rises again with {m['hp']} health.",
+                  model=m["id"])
+            m["skip"] = t.state["round"]
+    for m in order(t, "npc"):
+        act(t, m)
+    sites.spawn(t)
+    for m in order(t, "monster"):
+        if m.get("acted") == t.state["round"] or m.get("skip") == t.state["round"]:
+            continue
+        act(t, m)
+    sites.snake_pits(t)
+    sites.settlement_checks(t)
