@@ -380,7 +380,9 @@ class BrowserDemo:
 #: built once, not once per test module (about 20 s of the suite's budget).
 BROWSER_DEMOS = {"mythology": (2, "site"), "cyclades": (3, "a11y"),
                  "mythology-basic": (2, "a11y"), "grecos": (3, "a11y"),
-                 "deukalion": (3, "a11y")}
+                 "deukalion": (3, "a11y"), "hetairos": (3, "a11y")}
+#: Options of those demos (a short Hetairos campaign: its 40-round default is not needed).
+BROWSER_OPTIONS = {"hetairos": {"rounds": "8"}}
 
 
 @pytest.fixture(scope="session")
@@ -395,8 +397,9 @@ def browser_demo(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Br
         if game not in made:
             players, seed = BROWSER_DEMOS[game]
             root = tmp_path_factory.mktemp(f"browser-{game}") / "demo"
-            demo.run(games.get(game), root, players=players, seed=seed, options={},
-                     resolve=games.get, with_reports=False)
+            demo.run(games.get(game), root, players=players, seed=seed,
+                     options=BROWSER_OPTIONS.get(game, {}), resolve=games.get,
+                     with_reports=False)
             c = open_campaign(root / "campaign", games.get)
             made[game] = BrowserDemo(c, root.parent / "site")
         return made[game]

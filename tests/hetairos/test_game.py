@@ -70,8 +70,9 @@ def test_halt_opens_a_continuation_for_the_same_player_with_the_steps_left() -> 
     ph = R.next_phase(s)
     assert ph is not None and ph.id == "r01.p1" and ph.actors == ("ann",)
     # east of the bridge: d6 6 (Cavern..!), 2d6 5+6 = 11: a magic spring: a discovery
-    out = R.resolve(s, ph, {"ann": {"steps": ["move E", "move E", "move E"],
-                                    "halt": ["discovery"]}}, rng([6, 5, 6]))
+    # a move of three squares halts after the first: it runs square by square
+    out = R.resolve(s, ph, {"ann": {"steps": ["move E E E"], "halt": ["discovery"]}},
+                    rng([6, 5, 6]))
     s = out.state
     assert s["map"]["1,0"]["kind"] == "magic_spring"
     ph2 = R.next_phase(s)

@@ -217,3 +217,23 @@ def test_npcs_follow_their_player_in_the_world_phase() -> None:
     npc["at"] = "0,0"
     monsters.act(t, npc)
     assert npc["at"] == "0,0"
+
+
+def test_halt_enemy_stops_a_long_move_where_the_enemy_comes_into_sight() -> None:
+    """Analysis 2.3: "move E E E" runs square by square; an enemy in the next square halts it
+    with the rest waiting. An empty cavern is no discovery."""
+    s = build.state(("ann",))
+    build.square(s, "1,0", "empty_cavern")
+    build.square(s, "2,0", "empty_cavern")
+    m = build.pc(s, "ann", "hoplite", "0,0")
+    build.monster(s, "minion", "2,0")
+    t = build.table(s)
+    steps, halts, _ = program.parse(load(), {"steps": ["move E E E"]})
+    rest, why = turn.run(t, "ann", steps, halts)
+    assert why == "enemy" and [r.text for r in rest] == ["move E", "move E"]
+    assert m["at"] == "1,0" and m["ap"] == 4
+    s2 = build.state(("ann",))
+    m2 = build.pc(s2, "ann", "hoplite", "0,0")
+    t2 = build.table(s2, [5, 5])  # two empty caverns: nothing to halt for
+    rest, why = turn.run(t2, "ann", *program.parse(load(), {"steps": ["move E E"]})[:2])
+    assert (rest, why, m2["at"]) == ([], "", "2,0")

@@ -104,7 +104,8 @@ def plan(t: Table, m: Model) -> list[str]:
     if front:
         _cost, k, d = front[0]
         route = _route(t, m, k) if k != m["at"] else []
-        return [*steps, f"move {' '.join([*route, d])}"]
+        ahead = max(1, ap - len(route))  # on into the unknown, straight, with the AP left
+        return [*steps, f"move {' '.join([*route, *[d] * ahead])}"]
     return [*steps, "end"]
 
 

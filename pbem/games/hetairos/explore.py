@@ -26,8 +26,10 @@ def _chart(t: Table, chart_id: str, what: str) -> str:
     return row.result
 
 
-def draw(t: Table, k: str, travel: str, by: Model) -> dict[str, Any]:
-    """Draw square ``k`` entered (or looked into) moving ``travel`` by ``by``; returns it."""
+def draw(t: Table, k: str, travel: str, by: Model, *, verb: str = "explores"
+         ) -> dict[str, Any]:
+    """Draw square ``k`` entered (or looked into: ``verb``) moving ``travel`` by ``by``;
+    returns it."""
     what = f"explore/{k}"
     if grid.on_styx(k):
         bridge = _chart(t, "styx_bridge", f"{what}/bridge") == "bridge"
@@ -54,6 +56,6 @@ def draw(t: Table, k: str, travel: str, by: Model) -> dict[str, Any]:
     kind = square["kind"]  # a community is now its settlement
     name = t.c.world.squares[kind].name
     side = f", forking {fork} of the way {grid.NAMES[travel]}" if fork else ""
-    t.say("drawn", f"{t.name(by['id'])} explores {k}: {name}{side}.", square=k, kind=kind,
+    t.say("drawn", f"{t.name(by['id'])} {verb} {k}: {name}{side}.", square=k, kind=kind,
           open=square["open"], by=by["id"])
     return square

@@ -15,8 +15,10 @@ from pbem.games.hetairos import combat, explore, grid, program, sites, skills, s
 from pbem.games.hetairos.program import Step
 from pbem.games.hetairos.table import Model, Table
 
-#: Squares whose drawing halts on "discovery": everything but the plain passages (analysis 2.3).
-PLAIN = frozenset({"rock", "tunnel", "small_tunnel", "tunnel_fork"})
+#: Squares whose drawing does not halt on "discovery": the plain passages and empty caverns
+#: (analysis 2.3: "discovery of a non-tunnel square"; an empty cavern holds nothing to choose
+#: about). A Styx square halts only when it has a bridge.
+PLAIN = frozenset({"rock", "tunnel", "small_tunnel", "tunnel_fork", "empty_cavern"})
 
 
 def allowance(t: Table, m: Model) -> int:
@@ -72,6 +74,7 @@ def run(t: Table, player: str, steps: list[Step], halts: list[str]) -> tuple[lis
     or the turn is over)."""
     m = t.pc(player)
     low = program.low_hp(halts)
+    steps = single_moves(steps)
     for i, step in enumerate(steps):
         if m is None or m["hp"] <= 0:
             return [], ""
@@ -86,7 +89,8 @@ def run(t: Table, player: str, steps: list[Step], halts: list[str]) -> tuple[lis
         if m["hp"] <= 0:
             return [], ""
         if len(t.state["map"]) > drawn_before and any(
-                sq["kind"] not in PLAIN for sq in list(t.state["map"].values())[drawn_before:]):
+                sq["kind"] not in PLAIN and (sq["kind"] != "styx" or sq.get("bridge"))
+                for sq in list(t.state["map"].values())[drawn_before:]):
             raised.append("discovery")
         if _seen_enemies(t, m) - seen:
             raised.append("enemy")
@@ -99,6 +103,19 @@ def run(t: Table, player: str, steps: list[Step], halts: list[str]) -> tuple[lis
         if fired and rest and m["ap"] > 0:
             return rest, fired[0]
     return [], ""
+
+
+def single_moves(steps: list[Step]) -> list[Step]:
+    """A ``move`` of several squares as one step a square, so that a halt can stop it on the
+    way ("move E E N" explores square by square; the halt after the first is where the player
+    wanted to choose again)."""
+    out: list[Step] = []
+    for step in steps:
+        if step.verb == "move" and len(step.args) > 1:
+            out += [Step("move", (d,), f"move {d}") for d in step.args]
+        else:
+            out.append(step)
+    return out
 
 
 def do(t: Table, m: Model, step: Step) -> tuple[str, list[str]]:
@@ -278,7 +295,7 @@ def observe(t: Table, m: Model, d: str) -> str:
     if t.square(k) is not None:
         return f"{k} is already explored"
     m["effects"]["observed"] = 1
-    explore.draw(t, k, d, m)
+    explore.draw(t, k, d, m, verb="observes")
     return ""
 
 

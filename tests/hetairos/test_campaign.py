@@ -1,0 +1,26 @@
+"""Issue 18: `pbem demo hetairos --option scenario=NAME` plays each playable scenario through
+the real sign, submit and adjudicate path and audits it (short campaigns here; `.ci/run`'s
+`pbem simulate hetairos` plays whole ones at every table size)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem import games
+from pbem.core import demo
+from pbem.games.hetairos import scenario
+from pbem.games.hetairos.table import load
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize("scen", sorted(scenario.by_option(load())))
+def test_demo_plays_and_audits_each_scenario(scen: str, tmp_path: Path) -> None:
+    players = 1 if not scenario.competitive(load(), scenario.by_option(load())[scen]) else 2
+    result = demo.run(games.get("hetairos"), tmp_path / "d", players=players, seed=scen,
+                      options={"scenario": scen, "rounds": "4"}, resolve=games.get,
+                      with_reports=False)
+    assert result.records >= 1 + 4 * (players + 1) or result.result["why"]
+    assert set(result.result["score"]) == set(demo.NAMES[:players])
