@@ -257,9 +257,10 @@ def test_hostile_mottos_add_no_element_to_any_page_of_the_public_site(
 @pytest.fixture(scope="module")
 def demos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Campaign]:
     out = {}
-    for game, players in (("conformance", 3), ("mythology", 2), ("cyclades", 3)):
+    for game, players, options in (("conformance", 3, {}), ("mythology", 2, {}),
+                                   ("cyclades", 3, {}), ("hetairos", 2, {"rounds": "6"})):
         root = tmp_path_factory.mktemp(f"injection-{game}") / "demo"
-        demo.run(games.get(game), root, players=players, seed="injection", options={},
+        demo.run(games.get(game), root, players=players, seed="injection", options=options,
                  resolve=games.get, with_reports=False)
         out[game] = open_campaign(root / "campaign", games.get)
     return out
@@ -301,7 +302,7 @@ def _with_text(extra: str) -> Callable[..., dict[str, Any]]:
 GAME_TEXT = " ".join(sorted(GAME_TEXTS, key=lambda t: not t.startswith("1.")))
 
 
-@pytest.mark.parametrize("game", ["conformance", "mythology", "cyclades"])
+@pytest.mark.parametrize("game", ["conformance", "mythology", "cyclades", "hetairos"])
 def test_text_a_game_builds_from_orders_adds_no_element_in_any_format(
         game: str, demos: dict[str, Campaign], monkeypatch: pytest.MonkeyPatch) -> None:
     c = demos[game]

@@ -15,7 +15,8 @@ def state(players: tuple[str, ...] = ("ann", "bob"), scen: str = "beast_slayers"
             "pending": [], "halted": "",
             "map": {"0,0": {"kind": "styx", "open": "NS", "bridge": True, "found": 0, "by": ""}},
             "models": {}, "next_id": 0, "pcs": {}, "dead": [], "death": "out",
-            "teams": scenario.teams(load(), scen, list(players)), "hostile": {},
+            "teams": {p: p for p in players} if load().world.scenarios[scen].kind == "solo"
+            else {}, "starts": dict.fromkeys(players, "0,0"), "hostile": {},
             "standing": {p: {} for p in players}, "ranked": {}, "goal": {}, "result": {}}
 
 

@@ -47,8 +47,8 @@ def steps_line(steps: list[str]) -> str:
     return "# steps = " + json.dumps(steps, ensure_ascii=False)
 
 
-def parses(c: Components, steps: list[str]) -> bool:
-    return not program.parse(c, {"steps": steps})[2]
+def parses(c: Components, steps: list[str], scenario: str = "") -> bool:
+    return not program.parse(c, {"steps": steps}, scenario)[2]
 
 
 def situation(c: Components, view: Mapping[str, Any], player: str, m: Model | None
@@ -73,8 +73,8 @@ def situation(c: Components, view: Mapping[str, Any], player: str, m: Model | No
     return out
 
 
-def _example(c: Components, note: str, steps: list[str]) -> list[str]:
-    if not parses(c, steps):
+def _example(c: Components, note: str, steps: list[str], scenario: str = "") -> list[str]:
+    if not parses(c, steps, scenario):
         return []
     return [*wrap(note), steps_line(steps)]
 
@@ -87,10 +87,18 @@ def examples(c: Components, view: Mapping[str, Any], player: str) -> list[list[s
         return []
     out: list[list[str]] = []
 
+    scen = str(view.get("scenario", ""))
+
     def add(note: str, steps: list[str]) -> None:
-        lines = _example(c, note, steps)
+        lines = _example(c, note, steps, scen)
         if lines and len(out) < MAX_EXAMPLES:
             out.append(lines)
+
+    if scen:  # the scenario's own steps legal now first (its goal is why one plays)
+        from pbem.games.hetairos import scenarios
+
+        for note, steps in scenarios.get(scen).form_examples(t, m):
+            add(note, steps)
 
     pending = list(view.get("pending", [])) if view.get("cont") else []
     if pending:

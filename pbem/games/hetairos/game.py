@@ -16,7 +16,7 @@ from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem
 from pbem.core.hooks import GameModules
 from pbem.core.ruleset import JOIN_PHASE, OptionSpec, Orders, Outcome, PhaseSpec, Ruleset
-from pbem.games.hetairos import monsters, program, scenario, standing, turn
+from pbem.games.hetairos import grid, monsters, program, scenario, scenarios, standing, turn
 from pbem.games.hetairos.table import Components, State, Table, load
 
 JOIN_KEYS = ("characters", "standing")
@@ -99,26 +99,33 @@ class Hetairos(GameModules, Ruleset):
             "scenario": scen, "options": opts, "round": 1, "seats": seats, "step": "turn",
             "active": seats[0], "cont": 0, "pending": [], "halted": "", "map": {},
             "models": {}, "next_id": 0, "pcs": {}, "dead": [], "death": death,
-            "teams": scenario.teams(c, scen, seats), "hostile": {}, "standing": {},
+            "teams": {}, "starts": {}, "hostile": {}, "standing": {},
             "ranked": {}, "goal": {}, "result": {},
         }
         t = Table(c, state, dice, label="setup")
         t.say("seats", "Turn order (Start 1): " + ", ".join(seats) + ".", order=seats)
-        starts = scenario.starts(c, scen, seats)
+        picked: dict[str, str] = {}
         for p in seats:  # Start 2: characters picked in turn, before the scenario
-            ranked = list(joins.get(p, {}).get("characters", []))
-            state["ranked"][p] = ranked
+            state["ranked"][p] = list(joins.get(p, {}).get("characters", []))
             state["standing"][p] = standing.parse(joins.get(p, {}).get("standing", {}))[0]
-            ch = scenario.unused_character(c, state, ranked)
-            m = scenario.new_pc(c, state, p, ch, starts[p])
-            t.say("character", f"{p} plays the {c.character(ch).name.title()}.", player=p,
-                  character=ch, model=m["id"])
+            free = [ch for ch in state["ranked"][p] + list(c.people.characters)
+                    if ch not in picked.values()]
+            picked[p] = free[0]
+            t.say("character", f"{p} plays the {c.character(picked[p]).name.title()}.",
+                  player=p, character=picked[p])
+        rules = scenarios.get(scen)
         s = c.world.scenarios[scen]  # Start 3: then the scenario
         t.say("scenario", f"Scenario: {s.name} ({c.world.lists[s.list].name}). "
               + " ".join(s.victory), scenario=scen)
-        for k in sorted(set(starts.values())):  # Coop 0, Solo 0: on a bridge over the Styx
-            state["map"][k] = {"kind": "styx", "open": "NS", "bridge": True, "found": 0,
-                               "by": ""}
+        state["teams"] = rules.teams(t, list(seats))
+        state["starts"] = rules.starts(t, list(seats))
+        for k in sorted(set(state["starts"].values())):  # Coop 0, Solo 0, Team 0: bridges
+            if grid.on_styx(k):
+                state["map"][k] = {"kind": "styx", "open": "NS", "bridge": True, "found": 0,
+                                   "by": ""}
+        for p in seats:
+            scenario.new_pc(c, state, p, picked[p], state["starts"][p])
+        rules.setup(t)
         for p in seats:
             pc = t.pc(p)
             assert pc is not None
@@ -146,7 +153,7 @@ class Hetairos(GameModules, Ruleset):
                                                                           list[str]]:
         problems = [Problem(f"[orders] {k}", f"a turn order takes no {k!r}",
                             "keys: " + ", ".join(TURN_KEYS)) for k in orders if k not in TURN_KEYS]
-        steps, _, more = program.parse(self.c, orders)
+        steps, _, more = program.parse(self.c, orders, state["scenario"])
         problems += more
         if "standing" in orders:
             problems += standing.parse(orders["standing"], state["seats"])[1]
@@ -206,7 +213,7 @@ class Hetairos(GameModules, Ruleset):
         if "standing" in given:
             state["standing"][player] = {**state["standing"].get(player, {}),
                                          **standing.parse(given["standing"])[0]}
-        steps, halts, _ = program.parse(self.c, given)
+        steps, halts, _ = program.parse(self.c, given, state["scenario"])
         if state["cont"] == 0:
             self._begin(t, player)
         rest, halted = turn.run(t, player, steps, halts)
@@ -234,13 +241,13 @@ class Hetairos(GameModules, Ruleset):
         if t.pc(player) is None and t.state["death"] == "replace":
             old = t.models[t.state["pcs"][player]]
             ch = scenario.unused_character(t.c, t.state, t.state["ranked"].get(player, []))
-            start = scenario.safe_start(t, scenario.starts(
-                t.c, t.state["scenario"], t.state["seats"])[player])
+            start = scenario.safe_start(t, t.state["starts"][player])
             m = scenario.new_pc(t.c, t.state, player, ch, start)
             t.say("replaced", f"{player}'s {t.c.character(old['type']).name.title()} is "
                   f"dead; {player} now plays the {t.c.character(ch).name.title()} at "
                   f"{start}.", player=player, model=m["id"], character=ch)
         turn.start(t, player)
+        scenarios.get(t.state["scenario"]).start_of_turn(t, player)
 
     def _next_turn(self, t: Table, *, first: bool) -> None:
         """The next living player's turn this round, or the world phase."""

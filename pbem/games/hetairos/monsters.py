@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import heapq
 
-from pbem.games.hetairos import combat, explore, grid, sites, standing, turn
+from pbem.games.hetairos import combat, explore, grid, scenarios, sites, standing, turn
 from pbem.games.hetairos.table import Model, Table
 
 #: Safety bound on a monster's actions in one phase (no monster has more AP than this).
@@ -101,6 +101,8 @@ def hostile(t: Table, m: Model, o: Model) -> bool:
     if o["hp"] <= 0 or not t.enemies(m, o):
         return False
     if o["side"] == "defender" and not towns(t, m):
+        return False
+    if m["side"] == "monster" and scenarios.get(t.state["scenario"]).ignores(t, m, o):
         return False
     return not (m["type"] == "giant" and m["side"] == "monster" and o["side"] == "pc"
                 and o["owner"] in m.get("bought_off", []))
@@ -188,6 +190,11 @@ def _next_step(t: Table, m: Model) -> str:
     if m["side"] == "npc":
         return _npc_step(t, m)
     reach = paths(t, m)
+    first = [t.models[i] for i in scenarios.get(t.state["scenario"]).prefers(t, m)
+             if i in t.models and t.models[i]["hp"] > 0 and t.models[i]["at"] in reach]
+    if first:  # a scenario's quarry before any other (Myth 1: the Furies' Aristocrat)
+        goal = min(first, key=lambda o: (reach[o["at"]][0], int(o["id"][1:])))
+        return reach[goal["at"]][1]
     targets = [o for o in t.alive() if is_target(t, m, o) and o["at"] in reach]
     if targets:
         goal = min(targets, key=lambda o: (reach[o["at"]][0], int(o["id"][1:])))
@@ -229,7 +236,9 @@ def _npc_step(t: Table, m: Model) -> str:
 
 def phase(t: Table) -> None:
     """The whole world phase, in the documented order."""
+    rules = scenarios.get(t.state["scenario"])
     sites.lava(t)
+    rules.world_start(t)
     for m in order(t, "monster"):
         if m.get("resting"):  # Monster Cerberus: rests a turn, then regains all
             m["resting"] = 0
@@ -246,3 +255,4 @@ def phase(t: Table) -> None:
         act(t, m)
     sites.snake_pits(t)
     sites.settlement_checks(t)
+    rules.world_end(t)

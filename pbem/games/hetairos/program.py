@@ -65,13 +65,18 @@ def _dirs(words: list[str]) -> str | None:
     return letters if letters and all(ch in "NESW" for ch in letters) else None
 
 
-def parse_step(c: Components, text: str) -> tuple[Step | None, str]:
-    """One step and the reason it cannot be read ("" when it can)."""
+def parse_step(c: Components, text: str, scenario: str = "") -> tuple[Step | None, str]:
+    """One step and the reason it cannot be read ("" when it can); ``scenario`` (a data id)
+    adds that scenario's own steps."""
     words = text.split()
     if not words:
         return None, "an empty step"
     verb, args = words[0].lower(), words[1:]
     if verb not in VERBS:
+        extra = _scenario_verbs(scenario)
+        if verb in extra and len(words) <= 8:
+            why = extra[verb].parse_step(verb, tuple(args))
+            return (None, why) if why else (Step(verb, tuple(args), text), "")
         return None, f"no step {verb!r}"
     if verb in ("move",):
         d = _dirs(args)
@@ -157,8 +162,29 @@ def parse_step(c: Components, text: str) -> tuple[Step | None, str]:
     return Step(verb, (), text), ""
 
 
-def parse(c: Components, orders: dict[str, Any]) -> tuple[list[Step], list[str], list[Problem]]:
-    """The steps, the halts and every problem of a turn order's ``steps`` and ``halt``."""
+def _scenario_verbs(scenario: str) -> dict[str, Any]:
+    if not scenario:
+        return {}
+    from pbem.games.hetairos import scenarios
+
+    rules = scenarios.get(scenario)
+    return dict.fromkeys(rules.verbs, rules)
+
+
+def examples(scenario: str = "") -> dict[str, str]:
+    """Each step's example line, the scenario's own steps included."""
+    out = dict(EXAMPLES)
+    if scenario:
+        from pbem.games.hetairos import scenarios
+
+        out.update(scenarios.get(scenario).verbs)
+    return out
+
+
+def parse(c: Components, orders: dict[str, Any], scenario: str = ""
+          ) -> tuple[list[Step], list[str], list[Problem]]:
+    """The steps, the halts and every problem of a turn order's ``steps`` and ``halt``
+    (``scenario``: the data id whose own steps are allowed too)."""
     problems: list[Problem] = []
     steps: list[Step] = []
     raw = orders.get("steps", [])
@@ -170,12 +196,13 @@ def parse(c: Components, orders: dict[str, Any]) -> tuple[list[Step], list[str],
         problems.append(Problem("[orders] steps", f"{len(raw)} steps; at most {MAX_STEPS}",
                                 "send the rest in your next turn"))
         raw = raw[:MAX_STEPS]
+    known = examples(scenario)
     for i, text in enumerate(raw, 1):
-        step, why = parse_step(c, text)
+        step, why = parse_step(c, text, scenario)
         if step is None:
             verb = text.split()[0].lower() if text.split() else ""
-            hint = (f"e.g. '{EXAMPLES[verb]}'" if verb in EXAMPLES else
-                    "steps: " + ", ".join(VERBS))
+            hint = (f"e.g. '{known[verb]}'" if verb in known else
+                    "steps: " + ", ".join(known))
             problems.append(Problem(f"[orders] steps[{i}] {text!r}", why, hint))
         else:
             steps.append(step)

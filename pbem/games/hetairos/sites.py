@@ -178,6 +178,9 @@ def on_draw(t: Table, k: str, by: Model) -> None:
                       "cells": [k]}
     elif kind in ("great_forge", "ancient_library"):
         sq["site"] = {"attached": []}
+    from pbem.games.hetairos import scenarios
+
+    scenarios.get(t.state["scenario"]).on_draw(t, k, by)
 
 
 # ---- entering --------------------------------------------------------------------------
@@ -291,6 +294,10 @@ def on_enter(t: Table, m: Model, k: str, travel: str) -> list[str]:
         halts += _hoard(t, m, k, site)
     elif "trap" in site:
         halts += _trap(t, m, k, site, travel)
+    from pbem.games.hetairos import scenarios
+
+    if m["hp"] > 0:
+        halts += scenarios.get(t.state["scenario"]).on_enter(t, m, k, travel)
     return list(dict.fromkeys(halts))
 
 

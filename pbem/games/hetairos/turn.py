@@ -157,6 +157,10 @@ def do(t: Table, m: Model, step: Step) -> tuple[str, list[str]]:
         return sites.climb(t, m), []
     if verb == "escape":
         return sites.escape(t, m), []
+    if verb != "end":
+        from pbem.games.hetairos import scenarios
+
+        return scenarios.get(t.state["scenario"]).act(t, m, verb, a), []
     m["ap"] = 0  # end: the turn is over (Spear readiness counts the AP left before this)
     return "", []
 
