@@ -55,10 +55,11 @@ class Hetairos(GameModules, Ruleset):
         are races between players, 2 or more)."""
         problems = super().check_options(given, players)
         scen = scenario.by_option(self.c).get(given.get("scenario", "beast-slayers"))
-        if scen and scenario.competitive(self.c, scen) and len(players) < 2:
+        why = scenarios.get(scen).players_problem(len(players)) if scen else ""
+        if why:
             name = self.c.world.scenarios[scen].name
-            problems.append(Problem("--option scenario", f"{name} is played between players: "
-                                    "it needs 2 or more", "pick a co-op scenario to play alone"))
+            problems.append(Problem("--option scenario", f"{name}: {why}",
+                                    "pick another scenario, or another number of players"))
         return problems
 
     def join_phase(self, players: tuple[str, ...]) -> PhaseSpec:

@@ -51,6 +51,9 @@ MEANING = {
     "pay_giant": "pay a Giant 6 Gold instead of fighting it (Monster Giant)",
     "reroll": "use a talisman on a failed check or a lost round (Item 2, 8)",
     "npcs": "what your NPCs do in the world phase: follow you, or guard",
+    "traitor": "the power you take if you become the traitor (The Traitor)",
+    "escort": "5 Hoplites or 3 Amazons under your command at the start (The War Games)",
+    "boot": "the players you vote to boot out of a Polis you are a citizen of (Polis 6)",
 }
 
 

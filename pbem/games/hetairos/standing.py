@@ -21,9 +21,13 @@ DEFAULTS: dict[str, Any] = {
     "pay_giant": False,     # Monster Giant: pay 6 Gold instead of fighting
     "reroll": True,         # Item 2, 8: a talisman rerolls a failed check or a lost round
     "npcs": "follow",       # my controlled NPCs in the world phase: follow me, or guard
+    "traitor": "ares",      # Coop 2: the power I take if I become the traitor
+    "escort": "hoplites",   # Team 1: 5 Hoplites or 3 Amazons under my command at the start
+    "boot": [],             # Polis 6: the players I vote to boot out of a Polis I am citizen of
 }
 CHOICES = {"soak": ("npcs_first", "me_first", "most_hp"),
-           "gorgon": ("eyes_closed", "risk"), "npcs": ("follow", "guard")}
+           "gorgon": ("eyes_closed", "risk"), "npcs": ("follow", "guard"),
+           "traitor": ("ares", "rising", "shadows"), "escort": ("hoplites", "amazons")}
 HELP = {
     "imprison": "true or false",
     "soak": "one of " + ", ".join(CHOICES["soak"]),
@@ -32,6 +36,9 @@ HELP = {
     "pay_giant": "true or false",
     "reroll": "true or false",
     "npcs": "one of " + ", ".join(CHOICES["npcs"]),
+    "traitor": "one of " + ", ".join(CHOICES["traitor"]),
+    "escort": "one of " + ", ".join(CHOICES["escort"]),
+    "boot": "a list of player names",
 }
 
 
@@ -53,9 +60,9 @@ def parse(raw: Any, players: tuple[str, ...] | list[str] = (),
                 problems.append(Problem(at, f"{v!r} is not true or false", HELP[k]))
             else:
                 out[k] = v
-        elif k == "cover":
+        elif k in ("cover", "boot"):
             if not isinstance(v, list) or not all(isinstance(p, str) for p in v):
-                problems.append(Problem(at, "cover is a list of player names", HELP[k]))
+                problems.append(Problem(at, f"{k} is a list of player names", HELP[k]))
             elif players and (bad := [p for p in v if p not in players]):
                 problems.append(Problem(at, f"no player {bad[0]!r} in this campaign",
                                         "players: " + ", ".join(players)))

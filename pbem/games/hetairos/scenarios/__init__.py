@@ -28,6 +28,13 @@ class Scenario:
 
     # ---- set-up -----------------------------------------------------------------------
 
+    def players_problem(self, n: int) -> str:
+        """Why ``n`` players cannot play this scenario ("" if they can; analysis 6: the
+        competitive lists need 2 or more)."""
+        if t_kind(self.id) != "coop" and n < 2:
+            return "it is played between players: it needs 2 or more"
+        return ""
+
     def teams(self, t: Table, seats: list[str]) -> dict[str, str]:
         """Player -> team (Team 1-6: "SPLIT INTO TWO TEAMS, RANDOMISED", with public draws
         from ``t.dice``). Co-op: {} (everyone is the ``party``); solo: each alone."""
@@ -106,6 +113,12 @@ class Scenario:
 
     def check(self, t: Table, *, end_of_round: bool) -> None:
         """Victory or defeat: call :func:`over` when the game ends."""
+
+
+def t_kind(scenario_id: str) -> str:
+    from pbem.games.hetairos.table import load
+
+    return load().world.scenarios[scenario_id].kind
 
 
 def over(t: Table, winners: list[str], why: str) -> None:
