@@ -10,7 +10,7 @@ import pytest
 
 from pbem import games
 from pbem.core import demo
-from pbem.games.hetairos import scenario
+from pbem.games.hetairos import scenario, scenarios
 from pbem.games.hetairos.table import load
 
 pytestmark = pytest.mark.slow
@@ -18,7 +18,10 @@ pytestmark = pytest.mark.slow
 
 @pytest.mark.parametrize("scen", sorted(scenario.by_option(load())))
 def test_demo_plays_and_audits_each_scenario(scen: str, tmp_path: Path) -> None:
-    players = 1 if not scenario.competitive(load(), scenario.by_option(load())[scen]) else 2
+    rules = scenarios.get(scenario.by_option(load())[scen])
+    players = next(n for n in range(1, 11) if not rules.players_problem(n))  # the fewest
+    players = next(n for n in range(players, 11)  # Team 5, 6: teams of two need 4
+                   if not scenarios.get(scenario.by_option(load())[scen]).players_problem(n))
     result = demo.run(games.get("hetairos"), tmp_path / "d", players=players, seed=scen,
                       options={"scenario": scen, "rounds": "4"}, resolve=games.get,
                       with_reports=False)

@@ -68,7 +68,7 @@ def _game() -> dict[str, Any]:
 def test_halt_opens_a_continuation_for_the_same_player_with_the_steps_left() -> None:
     s = _game()
     ph = R.next_phase(s)
-    assert ph is not None and ph.id == "r01.p1" and ph.actors == ("ann",)
+    assert ph is not None and ph.id == "r01.turn.p1" and ph.actors == ("ann",)
     # east of the bridge: d6 6 (Cavern..!), 2d6 5+6 = 11: a magic spring: a discovery
     # a move of three squares halts after the first: it runs square by square
     out = R.resolve(s, ph, {"ann": {"steps": ["move E E E"], "halt": ["discovery"]}},
@@ -76,7 +76,7 @@ def test_halt_opens_a_continuation_for_the_same_player_with_the_steps_left() -> 
     s = out.state
     assert s["map"]["1,0"]["kind"] == "magic_spring"
     ph2 = R.next_phase(s)
-    assert ph2 is not None and ph2.id == "r01.p1.k1" and ph2.active == "ann"
+    assert ph2 is not None and ph2.id == "r01.turn.p1.k1" and ph2.active == "ann"
     assert s["pending"] == ["move E", "move E"] and s["halted"] == "discovery"
     assert s["models"][s["pcs"]["ann"]]["ap"] == 4
     halt = [e for e in out.events if e["type"] == "halt"]
@@ -84,14 +84,14 @@ def test_halt_opens_a_continuation_for_the_same_player_with_the_steps_left() -> 
     # the continuation: nothing sent (NMR) ends the turn; bob is next
     R.resolve(s, ph2, {}, rng())
     ph3 = R.next_phase(s)
-    assert ph3 is not None and ph3.id == "r01.p2" and s["cont"] == 0
+    assert ph3 is not None and ph3.id == "r01.turn.p2" and s["cont"] == 0
     m = s["models"][s["pcs"]["ann"]]
     assert m["spear"] is True  # Weapon 6: 4 AP left at the end of the turn
 
 
 def test_a_program_without_halts_runs_whole_and_the_world_phase_follows() -> None:
     s = _game()
-    for ph_id, who in (("r01.p1", "ann"), ("r01.p2", "bob")):
+    for ph_id, who in (("r01.turn.p1", "ann"), ("r01.turn.p2", "bob")):
         ph = R.next_phase(s)
         assert ph is not None and ph.id == ph_id
         R.resolve(s, ph, {who: {"steps": ["end"], "halt": []}}, rng())
@@ -99,7 +99,7 @@ def test_a_program_without_halts_runs_whole_and_the_world_phase_follows() -> Non
     assert ph is not None and ph.id == "r01.world" and ph.automatic
     R.resolve(s, ph, {}, rng())
     nxt = R.next_phase(s)
-    assert nxt is not None and nxt.id == "r02.p1" and s["round"] == 2
+    assert nxt is not None and nxt.id == "r02.turn.p1" and s["round"] == 2
 
 
 def test_validate_names_the_step_and_the_receipt_says_what_waits() -> None:
@@ -110,9 +110,16 @@ def test_validate_names_the_step_and_the_receipt_says_what_waits() -> None:
     wheres = {p.where for p in bad}
     assert wheres == {"[orders] colour", "[orders] steps[1] 'attack m99'",
                       "[orders] steps[2] 'fly N'"}
+    # "move E" explores (dice): what comes after it waits, and the receipt says so
     problems, notes = R.check(s, ph, "ann", {"steps": ["move E", "buy axe"]})
     assert not problems
-    assert any("'buy axe' depends on where" in n.message for n in notes)
+    assert [n.message for n in notes] == [
+        "steps[2] 'buy axe' comes after steps[1] 'move E', whose outcome the dice decide: "
+        "checked when it runs"]
+    # everything before the first die is decided now: buying on the bridge is refused
+    bad = R.validate(s, ph, "ann", {"steps": ["buy axe", "spring", "move W"]})
+    assert [p.where for p in bad] == ["[orders] steps[1] 'buy axe'", "[orders] steps[2] 'spring'"]
+    assert "settlement" in bad[0].message and "Magic" in bad[1].message
 
 
 def test_death_replace_brings_a_new_character_at_the_start() -> None:

@@ -68,7 +68,7 @@ def view(**changes: Any) -> dict[str, Any]:
     return state
 
 
-TURN = PhaseSpec("r02.p1", "turn", ("ann",), active="ann")
+TURN = PhaseSpec("r02.turn.p1", "turn", ("ann",), active="ann")
 
 
 def static(kind: str) -> str:
@@ -237,7 +237,7 @@ def test_templates_escape_hostile_names() -> None:
     env = core_report._environment()
     v = hostile_view()
     game = {**report.public(C, v), **report.context(C, v, "ann")}
-    ctx = {"campaign": "c", "game_title": "Hetairos", "seq": 3, "phase": "r02.p1",
+    ctx = {"campaign": "c", "game_title": "Hetairos", "seq": 3, "phase": "r02.turn.p1",
            "player": "ann", "events": [{"text": HOSTILE}], "private": [], "draws": [],
            "dice_summary": [], "draw_count": 0, "sealed_count": 0, "commitments": {},
            "nmr": [], "own_commitment": "", "record_hash": "0" * 64, "view": v,

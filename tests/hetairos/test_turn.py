@@ -237,3 +237,59 @@ def test_halt_enemy_stops_a_long_move_where_the_enemy_comes_into_sight() -> None
     t2 = build.table(s2, [5, 5])  # two empty caverns: nothing to halt for
     rest, why = turn.run(t2, "ann", *program.parse(load(), {"steps": ["move E E"]})[:2])
     assert (rest, why, m2["at"]) == ([], "", "2,0")
+
+
+def test_fight_runs_rounds_until_the_enemies_fall_or_the_health_limit() -> None:
+    """'fight N' (analysis 2.3, a standing fight policy in one step): a round per AP (Battle 4)
+    until no enemy is left or the fighter's health is N or less."""
+    s = build.state(("ann",))
+    m = build.pc(s, "ann", "hoplite", "0,0")
+    build.monster(s, "minion", "0,0")
+    build.monster(s, "minion", "0,0")
+    # round 1: 6+2 against the two Minions' 1+1 (massed), one falls; round 2: 6+2 against 1
+    t = build.table(s, dice=[6, 1, 1, 6, 1])
+    steps, halts, _ = program.parse(load(), {"steps": ["fight 2"], "halt": []})
+    s["standing"]["ann"] = {"imprison": False}
+    turn.run(t, "ann", steps, halts)
+    assert not t.enemies_at(m) and m["ap"] == 3
+    s2 = build.state(("ann",))
+    m2 = build.pc(s2, "ann", "hoplite", "0,0")
+    m2["hp"] = 3
+    build.monster(s2, "manticore", "0,0")
+    t2 = build.table(s2, then=3)  # every die a 3: the Manticore wins each round
+    turn.run(t2, "ann", *program.parse(load(), {"steps": ["fight 2"], "halt": []})[:2])
+    assert m2["hp"] <= 2 and m2["ap"] == 4  # it stopped after the first wound took it to 2
+
+
+def test_rare_a6_thunderbolt_standing_order_slays_a_great_monster_about_to_act() -> None:
+    s = build.state(("ann",))
+    build.square(s, "1,0", "tunnel", "EW")
+    build.square(s, "2,0", "empty_cavern")
+    m = build.pc(s, "ann", "hoplite", "0,0")
+    m["items"].append("thunderbolt")
+    hydra = build.monster(s, "hydra", "2,0")
+    t = build.table(s)
+    monsters.act(t, hydra)
+    assert hydra["hp"] == 0 and "thunderbolt" not in m["items"] and m["kleos"] == 5
+    s["standing"]["ann"] = {"thunderbolt": "never"}
+    m["items"].append("thunderbolt")
+    mino = build.monster(s, "minion", "2,0")
+    t2 = build.table(s, then=1)
+    monsters.act(t2, mino)  # a Minion is no Great Monster: no bolt
+    assert "thunderbolt" in m["items"]
+
+
+def test_trap_5_stuck_rolls_again_at_the_next_turn_and_a_side_found_rock_too() -> None:
+    """Trap 5: "STUCK FOR THIS TURN, ROLL AGAIN NEXT TIME"; a side spat out on that turned out
+    to be rock is "AS IF THEY HAD ROLLED A 1": rolled again too."""
+    s = build.state(("ann",))
+    build.square(s, "1,0", "trapped_room", site={"trap": "revolving_room", "spent": False})
+    m = build.pc(s, "ann", "hoplite", "1,0")
+    m.update(stuck="revolving", exit="", revolve_from="E")
+    t = build.table(s, [5])  # 5: the side opposite the entry, east (undrawn: no rock face)
+    turn.start(t, "ann")
+    assert (m["stuck"], m["exit"]) == ("revolving", "E")
+    build.square(s, "2,0", "rock", "")
+    t2 = build.table(s, [3])  # east is rock now: rolled again; 3: left of east, north
+    turn.start(t2, "ann")
+    assert m["exit"] == "N"

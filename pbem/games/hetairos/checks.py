@@ -1,6 +1,6 @@
 """What ``pbem simulate hetairos`` checks between two states (issue 18, deliverable 8): health
-within bounds, Gold never negative, Kleos recomputed from the events, and a square that never
-changes kind except by the rules that change it.
+within bounds, Gold never negative, Gold and Kleos recomputed from the events, and a square
+that never changes kind except by the rules that change it.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ CHANGES = {
 }
 ANY_TO = {"rock", "molten_lava"}  # collapse and lava reach any square but the Styx
 CAVERN_TO = {"magic_spring", "surface_tunnel"}
-#: Models whose health may pass their starting maximum (Monster Mormo: "NO MAXIMUM LIMIT").
+#: Models whose health may pass their starting maximum (Monster Mormo: "NO MAXIMUM LIMIT"; a
+#: model marked ``unbounded``: Coop 2's Hecate's Shadows, "NO UPPER LIMIT").
 UNBOUNDED = {"mormo"}
 
 
@@ -30,7 +31,7 @@ def invariants(c: Components, before: State | None, after: State,
     for mid, m in after["models"].items():
         if m["hp"] < 0:
             problems.append(f"{mid} ({m['name']}) has {m['hp']} health")
-        if m["type"] not in UNBOUNDED and m["hp"] > m["max_hp"]:
+        if m["type"] not in UNBOUNDED and not m.get("unbounded") and m["hp"] > m["max_hp"]:
             problems.append(f"{mid} ({m['name']}) has {m['hp']} health over its "
                             f"maximum {m['max_hp']}")
         if m.get("gold", 0) < 0:
@@ -46,6 +47,16 @@ def invariants(c: Components, before: State | None, after: State,
                 killer = after["models"].get(mid, {})
                 if killer.get("side") in ("pc", "npc") and mid != e.get("victim"):
                     gained[mid] = gained.get(mid, 0) + int(e.get("kleos", 0))
+    purses: dict[str, int] = {}
+    for e in events:  # every Gold change rides on an event (Table.say, Table.settle)
+        for mid, n in e.get("purse", {}).items():
+            purses[mid] = purses.get(mid, 0) + int(n)
+    for mid, m in after["models"].items():
+        if "gold" in m:
+            was = before["models"].get(mid, {}).get("gold", 0)
+            if m["gold"] - was != purses.get(mid, 0):
+                problems.append(f"{mid} ({m['name']}) went from {was} to {m['gold']} Gold; "
+                                f"the events give {purses.get(mid, 0):+d}")
     for mid, m in after["models"].items():
         old = before["models"].get(mid, {}).get("kleos", 0)
         if m.get("kleos", 0) - old != gained.get(mid, 0):

@@ -20,9 +20,13 @@ Dice labels: ``combat/<id>`` (a model's dice), ``reroll/<id>`` (war talisman),
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pbem.games.hetairos import skill
 from pbem.games.hetairos.table import Model, Table
+
+if TYPE_CHECKING:
+    from pbem.games.hetairos.scenarios import Scenario
 
 # Ruling: the Monster Manual prices only monsters; a slain player character is worth the Kleos of
 # an ordinary enemy (1), an NPC or a settlement's defender that of its monster type.
@@ -184,6 +188,12 @@ def _has(t: Table, m: Model, special: str) -> bool:
     return mon is not None and special in mon.specials
 
 
+def _scenario(t: Table) -> Scenario:
+    from pbem.games.hetairos import scenarios
+
+    return scenarios.get(t.state["scenario"])
+
+
 def _lost(m: Model) -> int:
     return max(0, int(m["max_hp"]) - int(m["hp"]))
 
@@ -298,10 +308,11 @@ def _roll(t: Table, m: Model, mates: list[Model], foes: list[Model], penalties: 
     sphinx = m["side"] == "pc" and any(_has(t, f, "fights_knowledge") for f in foes)
     arm = _choose_arm(t, m, mates, ranged=ranged, pref=pref)
     mad, mad_why = _madness(t, m, foes)  # "MUST BE ROLLED BEFORE FIGHTING"
+    extra, floor = _scenario(t).combat_edge(t, m)  # Coop 2: Ares' Wrath
     if m["side"] == "pc":
         # Monster Sphinx: "PLAYERS MUST USE A KNOWLEDGE ROLL, NOT A COMBAT ROLL".
         kind = "knowledge" if sphinx else "combat"
-        n = skill.dice_for(t, m, kind)
+        n = skill.dice_for(t, m, kind) + extra
         spec = f"{n}d6" if n > 1 else "d6"
         if ranged and arm.id == "bow_of_artemis":
             spec = t.c.people.rare_items["bow_of_artemis"].dice  # Rare B1: "A 2D6 ATTACK"
@@ -311,6 +322,7 @@ def _roll(t: Table, m: Model, mates: list[Model], foes: list[Model], penalties: 
         if spec == "per_opponent":  # Monster Chimera: "AS MANY DICE AS THEY HAVE OPPONENTS"
             spec = f"{max(1, len(foes))}d6"
     base, dice = t.roll_each(spec, f"combat/{m['id']}")
+    base = max(base, floor)
     r = _Roll(m, spec, dice, base, arm=arm, knowledge=sphinx)
     if m["side"] == "pc":
         plus, why = skill.bonus(t, m, "knowledge" if sphinx else "combat")
@@ -552,7 +564,7 @@ def slay(t: Table, victim: Model, killers: list[Model]) -> None:
         if k["side"] == "pc":
             per = sum(a.amount for a in t.c.character(k["type"]).with_effect("gold_per_kleos"))
             if per and kleos:
-                k["gold"] = int(k.get("gold", 0)) + per * kleos
+                t.gold(k, per * kleos)
                 gain += f" and +{per * kleos} Gold"
         gains.append(gain)
     mon = t.c.world.monsters.get(victim["type"]) if victim["side"] != "pc" else None
@@ -589,7 +601,7 @@ def _steal(t: Table, winners: list[_Roll], losers: list[Model], target: Model) -
         victim = purse[0]
         mon = t.c.world.monsters[m["type"]]
         took = min(int(victim["gold"]), t.roll(mon.steals or "d3", f"steal/{m['id']}"))
-        victim["gold"] = int(victim["gold"]) - took
+        t.gold(victim, -took)
         m["hp"] = 0
         m["vanished"] = True
         t.say("stolen", f"{t.name(m['id'])} steals {took} Gold from {t.name(victim['id'])} "
@@ -701,9 +713,14 @@ def attack(t: Table, attacker: Model, target: Model, *, ranged: bool = False,
           attackers=[m["id"] for m in att], defenders=[m["id"] for m in dfn], totals=[ta, td],
           winner=winner, damage=dealt, ranged=ranged)
     for side, hits, killers in plan:
-        drainers = [k for k in killers if _has(t, k, "drains")]
+        drainers = [k for k in killers if _has(t, k, "drains") or _scenario(t).drains(t, k)]
         for victim, got in _share(t, side, hits):
             _hurt(t, victim, got, killers, drainers)
+    if winner != "tie":
+        from pbem.games.hetairos import scenarios
+
+        scenarios.get(t.state["scenario"]).after_combat(
+            t, att if winner == "attackers" else dfn, dfn if winner == "attackers" else att)
 
 
 def hazard(t: Table, victim: Model, attack: str, damage: str, what: str) -> None:

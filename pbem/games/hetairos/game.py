@@ -1,8 +1,8 @@
 """The Hetairos ruleset (``pbem new hetairos``): set-up, the turn by email, the world phase.
 
 Phases (docs/games/hetairos.md, "Phases"): ``t00.join`` (a ranked list of characters, standing
-orders), then each round ``rNN.p<seat>`` for every living player in turn order (the turn
-program), ``rNN.p<seat>.k<K>`` when the program halted with AP left (a continuation for the
+orders), then each round ``rNN.turn.p<seat>`` for every living player in turn order (the turn
+program), ``rNN.turn.p<seat>.k<K>`` when the program halted with AP left (a continuation for the
 same player), and ``rNN.world`` (automatic: NPCs, spawns, monsters, lava, victory). Nothing is
 hidden (analysis 2.1): no phase is sealed.
 """
@@ -20,7 +20,6 @@ from pbem.games.hetairos import grid, monsters, program, scenario, scenarios, st
 from pbem.games.hetairos.table import Components, State, Table, load
 
 JOIN_KEYS = ("characters", "standing")
-TURN_KEYS = ("steps", "halt", "standing")
 ROUNDS = tuple(str(n) for n in range(0, 201))
 
 
@@ -56,7 +55,7 @@ class Hetairos(GameModules, Ruleset):
         problems = super().check_options(given, players)
         scen = scenario.by_option(self.c).get(given.get("scenario", "beast-slayers"))
         why = scenarios.get(scen).players_problem(len(players)) if scen else ""
-        if why:
+        if why and scen:
             name = self.c.world.scenarios[scen].name
             problems.append(Problem("--option scenario", f"{name}: {why}",
                                     "pick another scenario, or another number of players"))
@@ -131,6 +130,7 @@ class Hetairos(GameModules, Ruleset):
             pc = t.pc(p)
             assert pc is not None
             pc["ap"] = turn.allowance(t, pc)
+        t.settle()
         return Outcome(state, t.events)
 
     # ---- phases -----------------------------------------------------------------------
@@ -145,38 +145,16 @@ class Hetairos(GameModules, Ruleset):
         p = state["active"]
         seat = state["seats"].index(p) + 1
         k = state["cont"]
-        pid = f"r{r:02d}.p{seat}" + (f".k{k}" if k else "")
+        pid = f"r{r:02d}.turn.p{seat}" + (f".k{k}" if k else "")  # ("turn": the form)
         title = f"Round {r}: {p}'s turn" + (f" goes on after a halt ({state['halted']})"
                                              if k else "")
         return PhaseSpec(pid, "turn", (p,), active=p, title=title)
 
     def _review(self, state: State, player: str, orders: Orders) -> tuple[list[Problem],
                                                                           list[str]]:
-        problems = [Problem(f"[orders] {k}", f"a turn order takes no {k!r}",
-                            "keys: " + ", ".join(TURN_KEYS)) for k in orders if k not in TURN_KEYS]
-        steps, _, more = program.parse(self.c, orders, state["scenario"])
-        problems += more
-        if "standing" in orders:
-            problems += standing.parse(orders["standing"], state["seats"])[1]
-        notes: list[str] = []
-        models = state["models"]
-        moved = False
-        for i, step in enumerate(steps, 1):
-            where = f"[orders] steps[{i}] {step.text!r}"
-            for arg in step.args:
-                if arg.startswith("m") and arg[1:].isdigit() and (
-                        arg not in models or models[arg]["hp"] <= 0):
-                    problems.append(Problem(where, f"no model {arg} on the map",
-                                            "the ids are in your report's list of models"))
-            if step.verb == "give" and step.args[1] not in state["seats"]:
-                problems.append(Problem(where, f"no player {step.args[1]!r}",
-                                        "players: " + ", ".join(state["seats"])))
-            if step.verb in ("move", "sneak", "dig", "observe"):
-                moved = True
-            elif moved and step.verb not in ("end",):
-                notes.append(f"steps[{i}] '{step.text}' depends on where the steps before "
-                             "it take you: checked when it runs")
-        return problems, notes
+        from pbem.games.hetairos import review
+
+        return review.review(self.c, state, player, orders)
 
     def check(self, state: State, phase: PhaseSpec, player: str, orders: Orders
               ) -> tuple[list[Problem], list[Problem]]:
@@ -205,6 +183,7 @@ class Hetairos(GameModules, Ruleset):
             if state["step"] != "over":
                 state["round"] += 1
                 self._next_turn(t, first=True)
+            t.settle()
             return Outcome(state, t.events)
         player = phase.active
         assert player is not None
@@ -216,11 +195,12 @@ class Hetairos(GameModules, Ruleset):
                                          **standing.parse(given["standing"])[0]}
         steps, halts, _ = program.parse(self.c, given, state["scenario"])
         if state["cont"] == 0:
-            self._begin(t, player)
+            scenario.begin_turn(t, player)
         rest, halted = turn.run(t, player, steps, halts)
         scenario.record(t, t.events)
         scenario.check(t, end_of_round=False)
         if state["step"] == "over":
+            t.settle()
             return Outcome(state, t.events)
         m = t.pc(player)
         if rest and m is not None:
@@ -230,25 +210,14 @@ class Hetairos(GameModules, Ruleset):
             t.say("halt", f"{player}'s turn halts ({halted}) with {m['ap']} AP left; "
                   f"{len(rest)} step(s) wait for new orders.", player=player, halt=halted,
                   ap=m["ap"], waiting=state["pending"])
+            t.settle()
             return Outcome(state, t.events)
         turn.end(t, player)
         scenario.check(t, end_of_round=False)
         if state["step"] != "over":
             self._next_turn(t, first=False)
+        t.settle()
         return Outcome(state, t.events)
-
-    def _begin(self, t: Table, player: str) -> None:
-        """The start of a player's turn; a dead character replaced (option ``death``)."""
-        if t.pc(player) is None and t.state["death"] == "replace":
-            old = t.models[t.state["pcs"][player]]
-            ch = scenario.unused_character(t.c, t.state, t.state["ranked"].get(player, []))
-            start = scenario.safe_start(t, t.state["starts"][player])
-            m = scenario.new_pc(t.c, t.state, player, ch, start)
-            t.say("replaced", f"{player}'s {t.c.character(old['type']).name.title()} is "
-                  f"dead; {player} now plays the {t.c.character(ch).name.title()} at "
-                  f"{start}.", player=player, model=m["id"], character=ch)
-        turn.start(t, player)
-        scenarios.get(t.state["scenario"]).start_of_turn(t, player)
 
     def _next_turn(self, t: Table, *, first: bool) -> None:
         """The next living player's turn this round, or the world phase."""

@@ -36,6 +36,8 @@ def order(t: Table, side: str) -> list[Model]:
 
 def ap_of(t: Table, m: Model) -> int:
     """A monster's Action Points this phase (Monster 0: 5; Cerberus d6+4 each turn)."""
+    if m.get("ap_allowance"):  # a scenario's own allowance (Myth 6: Philoctetes' 3 AP)
+        return int(m["ap_allowance"])
     kind = t.c.monster(m["type"])
     if kind.ap_dice:
         return t.roll(kind.ap_dice, f"ap/{m['id']}")
@@ -108,6 +110,44 @@ def hostile(t: Table, m: Model, o: Model) -> bool:
                 and o["owner"] in m.get("bought_off", []))
 
 
+def route(t: Table, m: Model, goal: str) -> list[str]:
+    """The directions of a cheapest path from ``m`` to ``goal`` over drawn squares (as
+    :func:`paths`: ties by the directions N, E, S, W), or [] when there is none."""
+    Node = tuple[str, str]
+    start: Node = (m["at"], m.get("bank", ""))
+    came: dict[Node, tuple[Node, str]] = {}
+    queue: list[tuple[int, int, str, str, str, str, str]] = [(0, 0, *start, "", "", "")]
+    n = 0
+    while queue:
+        cost, _, k, bank, pk, pb, d0 = heapq.heappop(queue)
+        if (k, bank) in came or ((k, bank) == start and d0):
+            continue
+        if d0:
+            came[(k, bank)] = ((pk, pb), d0)
+        if k == goal:
+            out, node = [], (k, bank)
+            while node != start:
+                node, d = came[node]
+                out.append(d)
+            return out[::-1]
+        if k != m["at"] and any(hostile(t, m, o) for o in t.at(k)):
+            continue
+        for d in grid.DIRS:
+            if not grid.can_leave(t.square(k), k, d, bank):
+                continue
+            k2 = grid.neighbour(k, d)
+            sq2 = t.square(k2)
+            if sq2 is None or not _passable(t, m, k2) or not grid.can_enter(sq2, d):
+                continue
+            b2 = (grid.bank_of(k2, d) or bank or "W") if grid.on_styx(k2) else ""
+            if (k2, b2) in came:
+                continue
+            n += 1
+            heapq.heappush(queue, (cost + t.c.world.squares[sq2["kind"]].move_cost, n, k2, b2,
+                                   k, bank, d))
+    return []
+
+
 def is_target(t: Table, m: Model, o: Model) -> bool:
     """Whether ``m`` seeks ``o`` out: spawned monsters "THE NEAREST PLAYER CHARACTERS" (Lair 3,
     Hecate 1); Great Monsters "THE NEAREST CHARACTER OF ANY SORT" (Lair 4)."""
@@ -126,8 +166,28 @@ def _victim(t: Table, m: Model, here: list[Model]) -> Model | None:
     return min(foes, key=lambda o: (rank.get(o["side"], 3), int(o["id"][1:])))
 
 
+def thunderbolt_first(t: Table, m: Model) -> bool:
+    """Rare A6 "SLAY ANY CREATURE INSTANTLY ... NO ACTION POINTS NEEDED": a player whose
+    standing ``thunderbolt`` covers monster ``m`` (``great_monster``: a Great Monster or
+    Cerberus; ``any``) hurls it before ``m`` acts, if ``m`` is in range; seat order."""
+    from pbem.games.hetairos import skills
+
+    great = t.c.monster(m["type"]).great
+    for p in t.state["seats"]:
+        pc = t.pc(p)
+        if pc is None or "thunderbolt" not in pc["items"]:
+            continue
+        when = standing.of(t.state, p)["thunderbolt"]
+        if (when == "any" or (when == "great_monster" and great)) and \
+                skills.use(t, pc, "thunderbolt", m["id"]) == "":
+            return True
+    return False
+
+
 def act(t: Table, m: Model) -> None:
     """One monster's (or controlled NPC's) actions this phase."""
+    if m["side"] == "monster" and thunderbolt_first(t, m):
+        return
     ap = ap_of(t, m)
     for _ in range(MAX_ACTIONS):
         if ap <= 0 or m["hp"] <= 0 or m.get("resting"):

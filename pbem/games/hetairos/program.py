@@ -14,14 +14,14 @@ them. Verbs, their words and AP (MOVEMENT AND THE MAP, TO BATTLE!, TUNNELLING, S
 ``dig through|enlarge|collapse|pit|surface [DIR]``  tunnelling (2 or 4 AP; a pickaxe)
 ``buy X`` ``sell X|prisoners`` ``citizen gold|prisoner`` ``income`` ``hire gold|knowledge``
 ``spring`` ``heal [ID] [paid]`` ``use ITEM [ARG]`` ``give ITEM PLAYER`` ``climb`` ``escape``
-``retire CHARACTER`` ``end``
+``retire CHARACTER`` ``boot PLAYER`` (Polis 6) ``end``
 ====================  =================================================================
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pbem.core.errors import Problem
@@ -31,18 +31,21 @@ HALTS = ("discovery", "enemy", "trap", "wound", "skip")
 DEFAULT_HALTS = list(HALTS)
 _LOW = re.compile(r"low_hp:(\d{1,2})")
 MAX_STEPS = 40
+MAX_SQUARES = 20  # the most AP a turn can give: a Centaur with the Trident, praying to Poseidon
 DIG_KINDS = ("through", "enlarge", "collapse", "pit", "surface")
 GODS = ("ares", "athena", "hephaestus", "poseidon", "zeus")
-VERBS = ("move", "sneak", "observe", "attack", "shoot", "craft", "know", "pray", "dig", "buy",
-         "sell", "citizen", "income", "hire", "spring", "heal", "use", "give", "climb",
-         "escape", "retire", "end")
+VERBS = ("move", "sneak", "observe", "attack", "fight", "shoot", "craft", "know", "pray", "dig",
+         "buy", "sell", "citizen", "income", "hire", "spring", "heal", "use", "give", "climb",
+         "escape", "retire", "boot", "end")
 EXAMPLES = {
     "move": "move E", "sneak": "sneak E", "observe": "observe E", "attack": "attack m7",
+    "fight": "fight 3",
     "shoot": "shoot m7 with bow", "craft": "craft axe", "know": "know great_book",
     "pray": "pray ares", "dig": "dig through E", "buy": "buy spear",
     "sell": "sell prisoners", "citizen": "citizen gold", "income": "income",
     "hire": "hire gold", "spring": "spring", "heal": "heal", "use": "use cornucopia gold",
     "give": "give axe bob", "climb": "climb", "escape": "escape", "retire": "retire hoplite",
+    "boot": "boot bob",
     "end": "end",
 }
 _MODEL = re.compile(r"m\d{1,6}")
@@ -54,6 +57,7 @@ class Step:
     verb: str
     args: tuple[str, ...]
     text: str
+    index: int = 0  # its place in the order's list (steps[index], from 1)
 
     @property
     def dirs(self) -> str:
@@ -82,6 +86,9 @@ def parse_step(c: Components, text: str, scenario: str = "") -> tuple[Step | Non
         d = _dirs(args)
         if d is None:
             return None, "move takes directions N, E, S or W, e.g. 'move E' or 'move N N E'"
+        if len(d) > MAX_SQUARES:
+            return None, (f"a move of {len(d)} squares; at most {MAX_SQUARES} (no character has "
+                          "more Action Points)")
         return Step(verb, tuple(d), text), ""
     if verb in ("sneak", "observe"):
         d = _dirs(args)
@@ -103,6 +110,11 @@ def parse_step(c: Components, text: str, scenario: str = "") -> tuple[Step | Non
         if verb == "shoot" and not args:
             return None, "shoot names its target, e.g. 'shoot m7'"
         return Step(verb, (args[0] if args else "", weapon), text), ""
+    if verb == "fight":
+        if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) <= 20)):
+            return None, ("fight takes at most one number, the health at which you stop, "
+                          "e.g. 'fight 3'")
+        return Step(verb, (args[0] if args else "0",), text), ""
     if verb in ("craft", "know"):
         if len(args) != 1:
             return None, f"{verb} takes one thing to make, e.g. '{EXAMPLES[verb]}'"
@@ -148,6 +160,10 @@ def parse_step(c: Components, text: str, scenario: str = "") -> tuple[Step | Non
         if c.people.ware(args[0].lower()) is None:
             return None, f"no item {args[0]!r}"
         return Step(verb, (args[0].lower(), args[1] if len(args) > 1 else ""), text), ""
+    if verb == "boot":
+        if len(args) != 1:
+            return None, "boot PLAYER, e.g. 'boot bob' (Polis 6: the citizens vote)"
+        return Step(verb, (args[0],), text), ""
     if verb == "give":
         if len(args) != 2:
             return None, "give ITEM PLAYER, e.g. 'give axe bob'"
@@ -205,7 +221,7 @@ def parse(c: Components, orders: dict[str, Any], scenario: str = ""
                     "steps: " + ", ".join(known))
             problems.append(Problem(f"[orders] steps[{i}] {text!r}", why, hint))
         else:
-            steps.append(step)
+            steps.append(replace(step, index=i))
     halts = orders.get("halt", DEFAULT_HALTS)
     if not isinstance(halts, list) or not all(isinstance(h, str) for h in halts):
         problems.append(Problem("[orders] halt", "halt is a list of strings",

@@ -54,6 +54,8 @@ MEANING = {
     "traitor": "the power you take if you become the traitor (The Traitor)",
     "escort": "5 Hoplites or 3 Amazons under your command at the start (The War Games)",
     "boot": "the players you vote to boot out of a Polis you are a citizen of (Polis 6)",
+    "thunderbolt": "in the monsters' phase, hurl your Thunderbolt at a Great Monster (or any "
+                   "monster) about to act within its range (Rare A6)",
 }
 
 
@@ -159,6 +161,11 @@ def header(c: Components, view: Mapping[str, Any]) -> list[str]:
             f"(round {k.get('round', '?')})" for k in kills) + ".")
     if goal.get("delivered"):
         out.append(f"Prisoners delivered: {goal['delivered']}.")
+    if goal.get("progress"):  # a scenario's own account of its goal (the Great Myths)
+        out.append(str(goal["progress"]))
+    for team, flag in sorted(goal.get("flags", {}).items()):  # Team 2: where each flag is
+        out.append(f"Flag of {team} (home {flag['home']}): " + (
+            f"carried by {flag['holder']}." if flag["holder"] else f"lies at {flag['at']}."))
     return out
 
 

@@ -92,3 +92,20 @@ def new_pc(c: Components, state: State, player: str, character: str, at: str) ->
     state["models"][mid] = m
     state["pcs"][player] = mid
     return m
+
+
+def begin_turn(t: Table, player: str) -> None:
+    """The start of a player's turn: a dead character replaced (option ``death``), the AP
+    allowance and per-turn marks (turn.start), the scenario's own start-of-turn rules."""
+    from pbem.games.hetairos import turn
+
+    if t.pc(player) is None and t.state["death"] == "replace":
+        old = t.models[t.state["pcs"][player]]
+        ch = unused_character(t.c, t.state, t.state["ranked"].get(player, []))
+        start = safe_start(t, t.state["starts"][player])
+        m = new_pc(t.c, t.state, player, ch, start)
+        t.say("replaced", f"{player}'s {t.c.character(old['type']).name.title()} is "
+              f"dead; {player} now plays the {t.c.character(ch).name.title()} at "
+              f"{start}.", player=player, model=m["id"], character=ch)
+    turn.start(t, player)
+    scenarios.get(t.state["scenario"]).start_of_turn(t, player)

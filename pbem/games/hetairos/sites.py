@@ -186,7 +186,7 @@ def on_draw(t: Table, k: str, by: Model) -> None:
 # ---- entering --------------------------------------------------------------------------
 
 
-def _rock_face(t: Table, k: str, d: str) -> bool:
+def rock_face(t: Table, k: str, d: str) -> bool:
     """Trap 5 "A ROCK FACE": a closed side, or a drawn neighbour that is rock (or lava, Lava 4
     "CONSIDERED TO BE ROCK") or closed toward the room.
 
@@ -209,11 +209,12 @@ def revolve(t: Table, m: Model, k: str, travel: str) -> None:
     # Ruling: "SPAT OUT ON A SIDE" = the model may leave the room only across that side.
     """
     roll = t.roll("d6", f"trap/{k}/revolve/{m['id']}")
+    m["revolve_from"] = travel  # for the roll again next time (turn.start)
     how = t.c.world.charts["revolving_room"].row(roll).result
     side = ""
     if how not in ("stuck", "choose"):
         side = grid.turn(travel, how)
-        if _rock_face(t, k, side):
+        if rock_face(t, k, side):
             how = "stuck"
     m["stuck"] = "revolving"
     if how == "stuck":
@@ -355,7 +356,7 @@ def _hoard(t: Table, m: Model, k: str, site: Site) -> list[str]:
     site["taken"] = True
     site["by"] = m["id"]
     site["roll"] = gold
-    m["gold"] += gold
+    t.gold(m, gold)
     text = f"{t.name(m['id'])} finds the lost hoard at {k}: {gold} Gold ({dice[0]}+{dice[1]})"
     fields: dict[str, Any] = {"square": k, "model": m["id"], "gold": gold, "roll": gold}
     if dice[0] == dice[1]:
@@ -494,7 +495,7 @@ def buy(t: Table, m: Model, ware: str) -> str:
     cost = max(0, price - cut)
     if m["gold"] < cost:
         return f"{label} costs {cost} Gold, {t.name(m['id'])} has {m['gold']}"
-    m["gold"] -= cost
+    t.gold(m, -(cost))
     if ware == "healing":
         m["hp"] += 1
     elif ware == "prayer_to_zeus":
@@ -542,7 +543,7 @@ def sell(t: Table, m: Model, what: str) -> str:
             total += _sale_roll(t, m, sq.great_prisoner_price if great else sq.prisoner_price)
         sold = list(m["prisoners"])
         m["prisoners"] = []
-        m["gold"] += total
+        t.gold(m, total)
         site["delivered"] = site.get("delivered", 0) + len(sold)
         names = ", ".join(t.c.monster(p).name for p in sold)
         t.say("sold", f"{t.name(m['id'])} sells {len(sold)} prisoner"
@@ -561,7 +562,7 @@ def sell(t: Table, m: Model, what: str) -> str:
         return f"nobody prices a {t.c.people.weapons[what].name.capitalize()}"
     gold = max(0, price + t.c.people.trade.sell_modifier)
     m["items"].remove(what)
-    m["gold"] += gold
+    t.gold(m, gold)
     t.say("sold", f"{t.name(m['id'])} sells a {t.c.people.weapons[what].name.capitalize()} to the "
           f"{_kind_name(t, kind)} at {m['at']} for {gold} Gold (Community 5).", model=m["id"],
           ware=what, gold=gold, square=m["at"])
@@ -586,7 +587,7 @@ def citizen(t: Table, m: Model, pay: str) -> str:
     if pay == "gold":
         if m["gold"] < fee:
             return f"citizenship costs {fee} Gold, {t.name(m['id'])} has {m['gold']}"
-        m["gold"] -= fee
+        t.gold(m, -(fee))
         paid = f"{fee} Gold"
     elif pay == "prisoner":
         if not m["prisoners"]:
@@ -626,7 +627,7 @@ def income(t: Table, m: Model) -> str:
     m["ap"] -= ap
     roll = t.roll("d6", f"income/{m['id']}")
     gold = roll + manor.number("friendly_income_plus")
-    m["gold"] += gold
+    t.gold(m, gold)
     t.say("income", f"{t.name(m['id'])} spends {ap} AP at the friendly Manor at {m['at']} and "
           f"gains {roll}+{manor.number('friendly_income_plus')} = {gold} Gold (Polis 7).",
           model=m["id"], gold=gold, square=m["at"])
@@ -654,7 +655,7 @@ def hire(t: Table, m: Model, how: str) -> str:
         if m["gold"] < fee:
             return f"a Hoplite costs {fee} Gold, {t.name(m['id'])} has {m['gold']}"
         m["ap"] -= ap
-        m["gold"] -= fee
+        t.gold(m, -(fee))
         paid = f"{fee} Gold"
     elif how == "knowledge":
         m["ap"] -= ap
@@ -716,7 +717,7 @@ def end_of_turn(t: Table, m: Model) -> None:
               f"(knowledge {roll}, {target}+; Kobaloi 2).", model=m["id"], roll=roll, lost=0)
         return
     lost = min(m["gold"], t.roll(sq.end_turn_loss, f"kobaloi/{m['id']}/loss"))
-    m["gold"] -= lost
+    t.gold(m, -(lost))
     t.say("kobaloi", f"The Kobaloi at {m['at']} pick {t.name(m['id'])}'s purse: {lost} Gold "
           f"lost (knowledge {roll}, not {target}+; Kobaloi 2).", model=m["id"], roll=roll,
           lost=lost)
@@ -788,6 +789,9 @@ def spawn(t: Table) -> None:
         t.say("spawned", f"The {where} at {k} spawns a {mon['name']} "
               f"({len(site['attached'])} of {MAX_ATTACHED}; Lair 3, Hecate 1).", square=k,
               monster=mon["id"], monster_type=type_)
+        from pbem.games.hetairos import scenarios
+
+        scenarios.get(t.state["scenario"]).on_spawn(t, mon, k)
 
 
 def snake_pits(t: Table) -> None:

@@ -454,7 +454,7 @@ def _cornucopia(t: Table, m: Model, rare: RareItem, arg: str) -> str:
     _mark(m, rare)
     if choice == "gold":
         gold = t.roll(rare.dice, f"cornucopia/{m['id']}")
-        m["gold"] += gold
+        t.gold(m, gold)
         t.say("cornucopia", f"The Cornucopia pours out {gold} Gold for {t.name(m['id'])}.",
               model=m["id"], gold=gold)
     else:

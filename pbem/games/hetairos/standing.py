@@ -24,10 +24,12 @@ DEFAULTS: dict[str, Any] = {
     "traitor": "ares",      # Coop 2: the power I take if I become the traitor
     "escort": "hoplites",   # Team 1: 5 Hoplites or 3 Amazons under my command at the start
     "boot": [],             # Polis 6: the players I vote to boot out of a Polis I am citizen of
+    "thunderbolt": "great_monster",  # Rare A6: hurl it at a monster about to act in range
 }
 CHOICES = {"soak": ("npcs_first", "me_first", "most_hp"),
            "gorgon": ("eyes_closed", "risk"), "npcs": ("follow", "guard"),
-           "traitor": ("ares", "rising", "shadows"), "escort": ("hoplites", "amazons")}
+           "traitor": ("ares", "rising", "shadows"), "escort": ("hoplites", "amazons"),
+           "thunderbolt": ("great_monster", "any", "never")}
 HELP = {
     "imprison": "true or false",
     "soak": "one of " + ", ".join(CHOICES["soak"]),
@@ -39,6 +41,7 @@ HELP = {
     "traitor": "one of " + ", ".join(CHOICES["traitor"]),
     "escort": "one of " + ", ".join(CHOICES["escort"]),
     "boot": "a list of player names",
+    "thunderbolt": "one of " + ", ".join(CHOICES["thunderbolt"]),
 }
 
 

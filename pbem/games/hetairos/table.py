@@ -66,6 +66,7 @@ class Table:
     events: list[Event] = field(default_factory=list)
     private: dict[str, list[Event]] = field(default_factory=dict)
     label: str = ""  # the prefix of every draw of this resolution ("r03/p1")
+    purse: dict[str, int] = field(default_factory=dict)  # Gold changes not yet in an event
 
     # ---- dice -------------------------------------------------------------------------
 
@@ -93,9 +94,27 @@ class Table:
     # ---- events -----------------------------------------------------------------------
 
     def say(self, type_: str, text: str, **fields: Any) -> Event:
+        """A public event; the Gold changes made since the last one ride on it as ``purse``
+        (model id -> change), so that every coin recounts from the ledger."""
         event = {"type": type_, "round": self.state["round"], **fields, "text": text}
+        if self.purse:
+            event["purse"] = dict(sorted(self.purse.items()))
+            self.purse.clear()
         self.events.append(event)
         return event
+
+    def gold(self, m: Model, change: int) -> None:
+        """Change ``m``'s Gold (never below 0 is the caller's to check); said with the next
+        event (:meth:`say`) or by :meth:`settle`."""
+        m["gold"] = int(m.get("gold", 0)) + change
+        if change:
+            self.purse[m["id"]] = self.purse.get(m["id"], 0) + change
+
+    def settle(self) -> None:
+        """End of a resolution: Gold changes no event carried yet get one of their own."""
+        if self.purse:
+            self.say("purse", "Gold: " + ", ".join(
+                f"{self.name(mid)} {n:+d}" for mid, n in sorted(self.purse.items())) + ".")
 
     # ---- models -----------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.hetairos import combat, explore, grid, program, sites, skills, standing
+from pbem.games.hetairos import combat, explore, grid, program, sites, skills, standing, votes
 from pbem.games.hetairos.program import Step
 from pbem.games.hetairos.table import Model, Table
 
@@ -46,8 +46,12 @@ def start(t: Table, player: str) -> Model | None:
     m["attacks"] = 0
     for mark in ("healed", "observed", "cornucopia", "caduceus", "discount"):
         m["effects"].pop(mark, None)
-    if m.get("stuck") == "revolving" and not m.get("exit"):
-        m["stuck"] = ""  # Trap 5 "STUCK FOR THIS TURN, ROLL AGAIN NEXT TIME": free next turn
+    exit_ = m.get("exit", "")
+    if m.get("stuck") == "revolving" and (not exit_ or (
+            len(exit_) == 1 and sites.rock_face(t, m["at"], exit_))):
+        # Trap 5 "STUCK FOR THIS TURN, ROLL AGAIN NEXT TIME" (and a side found to be rock
+        # since, "TREAT AS IF THEY HAD ROLLED A 1")
+        sites.revolve(t, m, m["at"], m.get("revolve_from") or m.get("came") or "N")
     return m
 
 
@@ -84,7 +88,7 @@ def run(t: Table, player: str, steps: list[Step], halts: list[str]) -> tuple[lis
         why, raised = do(t, m, step)
         if why:
             t.say("skipped", f"{t.name(m['id'])}: '{step.text}' is skipped: {why}.",
-                  player=player, step=step.text, why=why)
+                  player=player, step=step.text, index=step.index, why=why)
             raised.append("skip")
         if m["hp"] <= 0:
             return [], ""
@@ -112,7 +116,7 @@ def single_moves(steps: list[Step]) -> list[Step]:
     out: list[Step] = []
     for step in steps:
         if step.verb == "move" and len(step.args) > 1:
-            out += [Step("move", (d,), f"move {d}") for d in step.args]
+            out += [Step("move", (d,), f"move {d}", step.index) for d in step.args]
         else:
             out.append(step)
     return out
@@ -129,6 +133,8 @@ def do(t: Table, m: Model, step: Step) -> tuple[str, list[str]]:
         return observe(t, m, a[0]), []
     if verb in ("attack", "shoot"):
         return fight(t, m, a[0], a[1], ranged=verb == "shoot"), []
+    if verb == "fight":
+        return fight_on(t, m, int(a[0])), []
     if verb in ("craft", "know", "pray"):
         return skills.check(t, m, a[0]), []
     if verb == "dig":
@@ -141,6 +147,8 @@ def do(t: Table, m: Model, step: Step) -> tuple[str, list[str]]:
         return skills.give(t, m, a[0], a[1]), []
     if verb == "retire":
         return skills.retire(t, m, a[0]), []
+    if verb == "boot":
+        return votes.boot(t, m, a[0]), []
     if verb == "buy":
         return sites.buy(t, m, a[0]), []
     if verb == "sell":
@@ -369,6 +377,22 @@ def fight(t: Table, m: Model, target: str, weapon: str, *, ranged: bool) -> str:
     return ""
 
 
+def fight_on(t: Table, m: Model, stop_at: int) -> str:
+    """``fight [N]``: rounds against the enemies in the square (the first each time, 1 AP a
+    round, Battle 4) until none is left, the AP run out, or the character's health is N or
+    less: a fighting policy in one step, for players who want fewer round trips (analysis
+    2.3)."""
+    if not t.enemies_at(m):
+        return "no enemy in your square"
+    rounds = 0
+    while t.enemies_at(m) and m["hp"] > max(stop_at, 0) and m["ap"] >= 1 and rounds < 40:
+        why = fight(t, m, "", "", ranged=False)
+        if why:
+            return "" if rounds else why
+        rounds += 1
+    return ""
+
+
 def buy_off(t: Table, giant: Model, pc: Model) -> bool:
     """Monster Giant: a PC whose owner stands on ``pay_giant`` and has 6 Gold pays instead of
     fighting; the Giant then leaves that player alone."""
@@ -377,7 +401,7 @@ def buy_off(t: Table, giant: Model, pc: Model) -> bool:
     price = (t.c.monster("giant").numbers or {}).get("buy_off_gold", 6)
     if pc["gold"] < price:
         return False
-    pc["gold"] -= price
+    t.gold(pc, -(price))
     giant.setdefault("bought_off", []).append(pc["owner"])
     t.say("bought-off", f"{t.name(pc['id'])} pays the Giant {price} Gold; it will leave "
           f"{pc['owner']} alone (Monster Giant).", player=pc["owner"], gold=price)

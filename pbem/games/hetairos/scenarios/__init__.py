@@ -97,6 +97,14 @@ class Scenario:
     def world_end(self, t: Table) -> None:
         """The world phase's scenario events after the monsters."""
 
+    def on_spawn(self, t: Table, m: Model, k: str) -> None:
+        """After monster ``m`` was spawned at ``k`` (Lair 3, Hecate 1; Team 4: Hecate's
+        followers command those of her shrines)."""
+
+    def after_combat(self, t: Table, winners: list[Model], losers: list[Model]) -> None:
+        """After a round of combat (Battle 2-8) won by ``winners`` over ``losers`` (not called
+        on a tie; Team 2: a flag carrier who loses must roll to keep it)."""
+
     def prefers(self, t: Table, m: Model) -> list[str]:
         """Model ids monster ``m`` seeks before any other target (Myth 1: the Furies hunt the
         Aristocrat)."""
@@ -104,6 +112,18 @@ class Scenario:
 
     def ignores(self, t: Table, m: Model, o: Model) -> bool:
         """Whether monster ``m`` neither sees nor attacks ``o`` (Coop 2: Hecate's Shadows)."""
+        return False
+
+    # ---- combat -------------------------------------------------------------------------
+
+    def combat_edge(self, t: Table, m: Model) -> tuple[int, int]:
+        """(extra combat dice, lowest combat result) of ``m`` in every round it fights (Coop 2:
+        Ares' Wrath, +1 die and a result below 6 counts as 6); (0, 0) for none."""
+        return 0, 0
+
+    def drains(self, t: Table, m: Model) -> bool:
+        """Whether ``m`` gains 1 health for each point its foes lose in a round it wins, with
+        no maximum, as a Mormo (Coop 2: Hecate's Shadows)."""
         return False
 
     # ---- counting and the end -----------------------------------------------------------
