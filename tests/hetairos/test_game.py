@@ -184,3 +184,18 @@ def test_coop_5_a_slain_kind_of_great_monster_is_not_found_again() -> None:
     t2 = build.table(s2, [1, 4, 2])
     sites.on_draw(t2, "1,0", build.pc(s2, "ann", "hoplite"))
     assert s2["models"][s2["map"]["1,0"]["site"]["monster"]]["type"] == "hydra"
+
+
+def test_start_3_the_scenario_is_rolled_after_the_characters() -> None:
+    """Start 2-3: characters first, then the scenario "BY DICE ROLL": the list's d6 (5-6: again),
+    the entry's d6; a scenario that does not take the players is rolled again (Ruling)."""
+    out = R.setup(("ann", "bob"), {"scenario": "roll"}, {}, rng([1, 5, 2, 6]))
+    s = out.state
+    assert s["scenario"] == "finding_the_bowman" and s["death"] == "replace"
+    kinds = [e["type"] for e in out.events]
+    assert kinds.index("character") < kinds.index("scenario-roll")
+    # a list of its own: the team list with 2 players; d6 5 (Plunder of War, teams of two:
+    # 4 or more players) is rolled again; d6 1: The War Games
+    out = R.setup(("ann", "bob"), {"scenario": "roll-team"}, {}, rng([1, 5, 1]))
+    assert out.state["scenario"] == "the_war_games"
+    assert R.check_options({"scenario": "roll-team"}, ["ann"])  # no team list for one

@@ -1,5 +1,5 @@
-"""Golden playthroughs of Hetairos (issue 18: one per scenario list; stage 1 has the co-op and
-solo lists) and the example under examples/: every record's phase and state_hash, a digest of
+"""Golden playthroughs of Hetairos (issue 18: one per scenario list: co-op, myth, solo, team)
+and the examples under examples/: every record's phase and state_hash, a digest of
 each player's report and the gazette, the first records' reports in full; the public ledger of
 the example byte for byte.
 
@@ -23,8 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 PLAYS = {
     "coop": ("beast-slayers", 3, "hetairos-coop-3p-seed1.txt", "hetairos-coop-3p"),
     "solo": ("to-glory", 3, "hetairos-solo-3p-seed1.txt", "hetairos-solo-3p"),
+    "myth": ("songs-of-the-muses", 3, "hetairos-myth-3p-seed1.txt", "hetairos-myth-3p"),
+    "team": ("war-games", 4, "hetairos-team-4p-seed1.txt", "hetairos-team-4p"),
 }
-ROUNDS = "10"  # ten rounds: continuations after halts, fights, lairs and traps in both
+ROUNDS = "10"  # ten rounds: continuations after halts, fights, lairs, traps
 FULL_REPORTS_UNTIL = 3
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("hetairos-golden")]

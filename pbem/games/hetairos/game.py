@@ -31,9 +31,12 @@ class Hetairos(GameModules, Ruleset):
     min_players = 1  # The designer plays it solo (analysis 6)
     max_players = 10  # ten characters, no two alike (Start 2)
     options: ClassVar[Mapping[str, OptionSpec]] = {
-        "scenario": OptionSpec("beast-slayers", tuple(scenario.by_option(load())),
+        "scenario": OptionSpec("beast-slayers", (*scenario.by_option(load()),
+                                                  *scenario.ROLLS),
                                "the scenario (Start 3), by its name: " + ", ".join(
-                                   scenario.by_option(load()))),
+                                   scenario.by_option(load())) + "; or rolled at set-up, "
+                               "after the characters are picked (Start 2): " + ", ".join(
+                                   scenario.ROLLS)),
         "rounds": OptionSpec("40", ROUNDS, "end the campaign after this round if the "
                              "scenario is not won (0: no limit, as the rulebook)"),
         "lava": OptionSpec("once", ("once", "chain"),
@@ -53,7 +56,13 @@ class Hetairos(GameModules, Ruleset):
         """The ruleset's checks, and the scenario's player count (analysis 6: solo scenarios
         are races between players, 2 or more)."""
         problems = super().check_options(given, players)
-        scen = scenario.by_option(self.c).get(given.get("scenario", "beast-slayers"))
+        chosen = given.get("scenario", "beast-slayers")
+        if chosen in scenario.ROLLS:
+            if not scenario.rollable(self.c, chosen, len(players)):
+                problems.append(Problem("--option scenario", f"no scenario of {chosen} takes "
+                                        f"{len(players)} players", "pick another list"))
+            return problems
+        scen = scenario.by_option(self.c).get(chosen)
         why = scenarios.get(scen).players_problem(len(players)) if scen else ""
         if why and scen:
             name = self.c.world.scenarios[scen].name
@@ -91,14 +100,10 @@ class Hetairos(GameModules, Ruleset):
         opts = self.resolved_options(options)
         dice = rng.public
         seats = dice.shuffle(sorted(players), "setup/turn-order")  # Start 1
-        scen = scenario.by_option(c)[opts["scenario"]]
-        death = opts["death"]
-        if death == "auto":
-            death = "out" if scenario.competitive(c, scen) else "replace"
         state: State = {
-            "scenario": scen, "options": opts, "round": 1, "seats": seats, "step": "turn",
+            "scenario": "", "options": opts, "round": 1, "seats": seats, "step": "turn",
             "active": seats[0], "cont": 0, "pending": [], "halted": "", "map": {},
-            "models": {}, "next_id": 0, "pcs": {}, "dead": [], "death": death,
+            "models": {}, "next_id": 0, "pcs": {}, "dead": [], "death": "",
             "teams": {}, "starts": {}, "hostile": {}, "standing": {},
             "ranked": {}, "goal": {}, "result": {},
         }
@@ -113,8 +118,14 @@ class Hetairos(GameModules, Ruleset):
             picked[p] = free[0]
             t.say("character", f"{p} plays the {c.character(picked[p]).name.title()}.",
                   player=p, character=picked[p])
+        scen = scenario.choose(t, opts["scenario"], len(seats))  # Start 3: then the scenario
+        state["scenario"] = scen
+        death = opts["death"]
+        if death == "auto":
+            death = "out" if scenario.competitive(c, scen) else "replace"
+        state["death"] = death
         rules = scenarios.get(scen)
-        s = c.world.scenarios[scen]  # Start 3: then the scenario
+        s = c.world.scenarios[scen]
         t.say("scenario", f"Scenario: {s.name} ({c.world.lists[s.list].name}). "
               + " ".join(s.victory), scenario=scen)
         state["teams"] = rules.teams(t, list(seats))

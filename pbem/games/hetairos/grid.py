@@ -12,6 +12,7 @@ CROSSED").
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import cache
 from typing import Any
 
 DIRS = "NESW"
@@ -27,11 +28,13 @@ def key(x: int, y: int) -> str:
     return f"{x},{y}"
 
 
+@cache
 def xy(k: str) -> tuple[int, int]:
     x, y = k.split(",")
     return int(x), int(y)
 
 
+@cache
 def neighbour(k: str, d: str) -> str:
     x, y = xy(k)
     dx, dy = STEP[d]
@@ -55,6 +58,7 @@ def turn(d: str, how: str) -> str:
     return {"straight": d, "right": right_of(d), "left": left_of(d), "back": opposite(d)}[how]
 
 
+@cache
 def on_styx(k: str) -> bool:
     return xy(k)[0] == STYX_X
 

@@ -54,20 +54,28 @@ def _passable(t: Table, m: Model, k: str) -> bool:
     return sq["kind"] != "small_tunnel" or turn._small_ok(t, m)
 
 
-def paths(t: Table, m: Model) -> dict[str, tuple[int, str]]:
+def paths(t: Table, m: Model, until: set[str] | None = None) -> dict[str, tuple[int, str]]:
     """Square -> (AP cost, first step) over drawn, open, passable squares from ``m``
-    (Dijkstra; ties by direction order N, E, S, W)."""
+    (Dijkstra; ties by direction order N, E, S, W). With ``until`` (squares sought), it stops
+    once every square no dearer than the cheapest of them is settled: what the nearest target
+    needs, the same answer for those squares."""
     start = (m["at"], m.get("bank", ""))
     best: dict[str, tuple[int, str]] = {m["at"]: (0, "")}
     seen: set[tuple[str, str]] = set()
     queue: list[tuple[int, int, str, str, str]] = [(0, 0, start[0], start[1], "")]
+    blocked = {o["at"] for o in t.alive() if o["at"] != m["at"] and hostile(t, m, o)}
     n = 0
+    found = -1
     while queue:
         cost, _, k, bank, first = heapq.heappop(queue)
+        if found >= 0 and cost > found:
+            break
         if (k, bank) in seen:
             continue
         seen.add((k, bank))
-        if k != m["at"] and any(hostile(t, m, o) for o in t.at(k)):
+        if until and k in until and found < 0:
+            found = cost
+        if k in blocked:
             continue  # Battle 1: no passing through
         for d in grid.DIRS:
             if not grid.can_leave(t.square(k), k, d, bank):
@@ -249,12 +257,18 @@ def _next_step(t: Table, m: Model) -> str:
     """The direction of ``m``'s next step toward its nearest target, or of exploring."""
     if m["side"] == "npc":
         return _npc_step(t, m)
-    reach = paths(t, m)
-    first = [t.models[i] for i in scenarios.get(t.state["scenario"]).prefers(t, m)
-             if i in t.models and t.models[i]["hp"] > 0 and t.models[i]["at"] in reach]
-    if first:  # a scenario's quarry before any other (Myth 1: the Furies' Aristocrat)
-        goal = min(first, key=lambda o: (reach[o["at"]][0], int(o["id"][1:])))
-        return reach[goal["at"]][1]
+    quarry = [t.models[i] for i in scenarios.get(t.state["scenario"]).prefers(t, m)
+              if i in t.models and t.models[i]["hp"] > 0]
+    if quarry:  # a scenario's quarry before any other (Myth 1: the Furies' Aristocrat)
+        reach = paths(t, m, {o["at"] for o in quarry})
+        first = [o for o in quarry if o["at"] in reach]
+        if first:
+            goal = min(first, key=lambda o: (reach[o["at"]][0], int(o["id"][1:])))
+            return reach[goal["at"]][1]
+    sought = {o["at"] for o in t.alive() if is_target(t, m, o)}
+    if not sought:
+        return _explore_step(t, m, {})
+    reach = paths(t, m, sought)
     targets = [o for o in t.alive() if is_target(t, m, o) and o["at"] in reach]
     if targets:
         goal = min(targets, key=lambda o: (reach[o["at"]][0], int(o["id"][1:])))

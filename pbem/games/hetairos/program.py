@@ -36,7 +36,7 @@ DIG_KINDS = ("through", "enlarge", "collapse", "pit", "surface")
 GODS = ("ares", "athena", "hephaestus", "poseidon", "zeus")
 VERBS = ("move", "sneak", "observe", "attack", "fight", "shoot", "craft", "know", "pray", "dig",
          "buy", "sell", "citizen", "income", "hire", "spring", "heal", "use", "give", "climb",
-         "escape", "retire", "boot", "end")
+         "escape", "retire", "boot", "cure", "end")
 EXAMPLES = {
     "move": "move E", "sneak": "sneak E", "observe": "observe E", "attack": "attack m7",
     "fight": "fight 3",
@@ -45,7 +45,7 @@ EXAMPLES = {
     "sell": "sell prisoners", "citizen": "citizen gold", "income": "income",
     "hire": "hire gold", "spring": "spring", "heal": "heal", "use": "use cornucopia gold",
     "give": "give axe bob", "climb": "climb", "escape": "escape", "retire": "retire hoplite",
-    "boot": "boot bob",
+    "boot": "boot bob", "cure": "cure m7",
     "end": "end",
 }
 _MODEL = re.compile(r"m\d{1,6}")
@@ -160,6 +160,10 @@ def parse_step(c: Components, text: str, scenario: str = "") -> tuple[Step | Non
         if c.people.ware(args[0].lower()) is None:
             return None, f"no item {args[0]!r}"
         return Step(verb, (args[0].lower(), args[1] if len(args) > 1 else ""), text), ""
+    if verb == "cure":
+        if len(args) != 1 or not _MODEL.fullmatch(args[0]):
+            return None, "cure takes the Lycan's id, e.g. 'cure m7' (Monster Lycan)"
+        return Step(verb, (args[0],), text), ""
     if verb == "boot":
         if len(args) != 1:
             return None, "boot PLAYER, e.g. 'boot bob' (Polis 6: the citizens vote)"

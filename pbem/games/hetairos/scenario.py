@@ -28,6 +28,50 @@ def by_option(c: Components) -> dict[str, str]:
     return {option_id(s.name): s.id for s in c.world.scenarios.values() if s.id in ready}
 
 
+#: The ``scenario`` option's rolled values (Start 3: "EACH OF THE FOUR LISTS HAS 6
+#: SCENARIOS, SO THIS CAN BE DONE BY DICE ROLL"): a list's d6, or first the list's d6.
+ROLLS = ("roll", "roll-coop", "roll-myth", "roll-solo", "roll-team")
+
+
+def _fits(c: Components, list_id: str, players: int) -> list[str]:
+    return [s.id for s in c.world.scenario_list(list_id)
+            if not scenarios.get(s.id).players_problem(players)]
+
+
+def rollable(c: Components, how: str, players: int) -> bool:
+    lists = list(c.world.lists) if how == "roll" else [how.removeprefix("roll-")]
+    return any(_fits(c, lst, players) for lst in lists)
+
+
+def choose(t: Table, option: str, players: int) -> str:
+    """The scenario's data id: the option's, or rolled (Start 3): ``roll``: a d6 for the list
+    (1-4 the lists in printed order; 5-6 roll again), then a d6 for the entry; ``roll-<list>``:
+    the entry only. Ruling: a scenario that does not take this many players (analysis 6) is
+    rolled again, as a 5 or 6 of the list's die is."""
+    c = t.c
+    if option not in ROLLS:
+        return by_option(c)[option]
+    lists = list(c.world.lists)
+    for attempt in range(1, 101):
+        lst = option.removeprefix("roll-")
+        if option == "roll":
+            roll = t.d6(f"scenario/list/{attempt}")
+            if roll > len(lists):
+                t.say("scenario-roll", f"Scenario list (Start 3): d6 {roll}, roll again.",
+                      roll=roll)
+                continue
+            lst = lists[roll - 1]
+        entry = t.d6(f"scenario/{lst}/{attempt}")
+        s = c.world.scenario_list(lst)[entry - 1]
+        fits = not scenarios.get(s.id).players_problem(players)
+        t.say("scenario-roll", f"Scenario (Start 3): {c.world.lists[lst].name}, d6 {entry}: "
+              f"{s.name}" + ("." if fits else f", which does not take {players} players: roll "
+                             "again."), list=lst, roll=entry, scenario=s.id)
+        if fits:
+            return s.id
+    return _fits(c, "coop", players)[0]  # (a hundred rolls that never fit: cannot happen)
+
+
 def competitive(c: Components, scenario: str) -> bool:
     return c.world.scenarios[scenario].kind != "coop"
 

@@ -149,6 +149,8 @@ def do(t: Table, m: Model, step: Step) -> tuple[str, list[str]]:
         return skills.retire(t, m, a[0]), []
     if verb == "boot":
         return votes.boot(t, m, a[0]), []
+    if verb == "cure":
+        return cure(t, m, a[0]), []
     if verb == "buy":
         return sites.buy(t, m, a[0]), []
     if verb == "sell":
@@ -374,6 +376,44 @@ def fight(t: Table, m: Model, target: str, weapon: str, *, ranged: bool) -> str:
     m["ap"] -= 1
     m["attacks"] = m.get("attacks", 0) + 1
     combat.attack(t, m, foe, ranged=ranged, weapon=use)
+    return ""
+
+
+def cure(t: Table, m: Model, target: str) -> str:
+    """Monster Lycan: "IF A LYCAN CAN BE TEMPTED INTO AN OLYMPIAN SHRINE, WHERE A PLAYER IS,
+    INSTEAD OF MAKING AN ATTACK ON IT THE PLAYER MAY MAKE A 6+ KNOWLEDGE CHECK; IF THIS IS
+    PASSED THE CURSE IS LIFTED AND THE LYCAN BECOMES A FRIENDLY PLAYER-CONTROLLED ARISTOCRAT
+    NPC". Ruling: it costs what the attack would (1 AP, Battle 4); the Aristocrat has the
+    Monster Manual's Aristocrat stats and keeps the Lycan's wounds off (fresh health)."""
+    foe = t.models.get(target)
+    kind = t.c.monster(foe["type"]) if foe is not None and foe["side"] == "monster" else None
+    if foe is None or kind is None or kind.cure is None or foe["hp"] <= 0:
+        return f"{target} is no creature under a curse"
+    if foe["at"] != m["at"]:
+        return f"{t.name(target)} is not in your square"
+    sq = t.square(m["at"]) or {}
+    if sq.get("kind") != kind.cure.square:
+        return (f"the curse lifts only in a {t.c.world.squares[kind.cure.square].name} "
+                "(Monster Lycan)")
+    if m["ap"] < 1:
+        return "no Action Points left"
+    m["ap"] -= 1
+    from pbem.games.hetairos import skill
+
+    total, shown = skill.roll(t, m, "knowledge", "cure", need=kind.cure.knowledge)
+    if total < kind.cure.knowledge:
+        t.say("cure", f"{t.name(m['id'])} tries to lift the {kind.name.title()}'s curse "
+              f"({shown}, {kind.cure.knowledge}+ needed): it holds.", model=target,
+              passed=False)
+        return ""
+    new = t.c.monster(kind.cure.becomes)
+    old = t.name(target)
+    foe.update(side="npc", owner=m["owner"], type=new.id, hp=new.hp, max_hp=new.hp,
+               name=f"{m['owner']}'s {new.name.title()} (once a {kind.name.title()})",
+               home="", resting=0)
+    t.say("cured", f"{t.name(m['id'])} lifts the curse ({shown}): the {old} is now "
+          f"{foe['name']}, under {m['owner']}'s control (Monster Lycan).", model=target,
+          player=m["owner"])
     return ""
 
 
