@@ -528,3 +528,21 @@ def test_skill_roll_counts_dice_books_and_prayers() -> None:
     assert sites.skill_roll(t, m, "knowledge") == 2 + 3 + 2 + 3
     assert "athena" not in m["effects"]
     assert sites.skill_roll(t, m, "knowledge") == 1 + 1 + 2
+
+
+def test_community_3_a_stationed_npc_joins_the_force_for_good() -> None:
+    """Community 3: "PLAYERS MAY STATION MODELS THERE TO BOLSTER THE FORCE"."""
+    from pbem.games.hetairos import turn
+    from tests.hetairos import build
+
+    s = build.state(("ann",))
+    build.square(s, "1,0", "polis", site={"settlement": "polis", "citizens": [],
+                                          "friendly": [], "delivered": 0, "destroyed": False})
+    hero = build.pc(s, "ann", "hoplite", "1,0")
+    npc = build.monster(s, "hoplite", "1,0", side="npc", owner="ann")
+    stranger = build.monster(s, "minion", "1,0", side="npc", owner="bob")
+    t = build.table(s)
+    assert "no NPC of yours" in turn.do(t, hero, turn.Step("station", (stranger["id"],), ""))[0]
+    assert turn.do(t, hero, turn.Step("station", (npc["id"],), ""))[0] == ""
+    assert (npc["side"], npc["home"]) == ("defender", "1,0")
+    assert t.team_of(npc) == "town:1,0" and not t.enemies(hero, npc)

@@ -293,3 +293,59 @@ def test_trap_5_stuck_rolls_again_at_the_next_turn_and_a_side_found_rock_too() -
     t2 = build.table(s, [3])  # east is rock now: rolled again; 3: left of east, north
     turn.start(t2, "ann")
     assert m["exit"] == "N"
+
+
+def test_appA_complex_monsters_gather_on_a_border_until_five_then_attack() -> None:
+    """Appendix A COMPLEX: a Minion walks to the Polis's border and waits; with a Great Monster
+    there too (3) and another Minion (1), five: they go in and attack the force."""
+    s = build.state(("ann",))
+    s["options"]["monsters"] = "complex"
+    build.square(s, "3,0", "polis", site={"settlement": "polis", "citizens": [], "friendly": [],
+                                          "delivered": 0, "destroyed": False})
+    for x in (1, 2):
+        build.square(s, f"{x},0", "tunnel", "EW")
+    build.square(s, "3,1", "empty_cavern")
+    guard = build.monster(s, "hoplite", "3,0", side="defender")
+    guard["home"] = "3,0"
+    build.pc(s, "ann", "hoplite", "0,0")
+    m1 = build.monster(s, "minion", "1,0")
+    t = build.table(s, then=1)
+    monsters.act(t, m1)
+    assert m1["at"] == "2,0"  # on the border, waiting (not on to the player, not in)
+    assert monsters.gather_step(t, m1) == ""
+    build.monster(s, "minion", "3,1")
+    hydra = build.monster(s, "hydra", "3,1")
+    assert monsters.gather_step(t, m1) == "E" and monsters.gather_step(t, hydra) == "N"
+    s["options"]["monsters"] = "simple"
+    assert monsters.gather_step(t, m1) == "E"  # (the function itself; SIMPLE never asks it)
+    assert not monsters.towns(t, m1)
+
+
+def test_pc_amazon_2_observes_once_a_turn_for_free() -> None:
+    s = build.state(("ann",))
+    m = build.pc(s, "ann", "amazon", "0,0")
+    t = build.table(s, [5, 3])  # east: an empty cavern; then (refused) nothing more
+    assert turn.observe(t, m, "E") == ""
+    assert s["map"]["1,0"]["kind"] == "empty_cavern" and m["at"] == "0,0" and m["ap"] == 5
+    assert "once per turn" in turn.observe(t, m, "W")
+    hop = build.pc(s, "bob", "hoplite", "0,0")
+    assert "only an Amazon" in turn.observe(t, hop, "W")
+    turn.start(t, "ann")  # a new turn: she may look again, but not at a drawn square
+    assert "already explored" in turn.observe(t, m, "E")
+    assert turn.observe(t, m, "W") == "" and s["map"]["-1,0"]["kind"] == "tunnel"
+
+
+def test_pc_kobalos_1_sneaks_past_enemies_on_a_4() -> None:
+    """PC Kobalos 1: a 4+ check to enter an enemy square unnoticed (and go on through it); a
+    failure spends the point and nothing happens."""
+    s = build.state(("ann",))
+    for x in (1, 2):
+        build.square(s, f"{x},0", "empty_cavern")
+    m = build.pc(s, "ann", "kobalos", "0,0")
+    build.monster(s, "minion", "1,0")
+    t = build.table(s, [3, 4])
+    assert turn.sneak(t, m, "E") == ("", []) and m["at"] == "0,0" and m["ap"] == 4
+    assert turn.sneak(t, m, "E") == ("", []) and m["at"] == "1,0" and m["ap"] == 3
+    assert turn.move(t, m, "E") == ("", []) and m["at"] == "2,0"  # on through, unnoticed
+    hop = build.pc(s, "bob", "hoplite", "0,0")
+    assert "only a Kobalos" in turn.sneak(t, hop, "E")[0]

@@ -16,23 +16,13 @@ from pbem.games.hetairos import grid, sites
 from pbem.games.hetairos.table import Model, Table
 
 
-def _chart(t: Table, chart_id: str, what: str) -> str:
-    """Roll a chart of the world data, following ``then`` to the chart rolled next."""
-    chart = t.c.world.charts[chart_id]
-    row = chart.row(t.roll(chart.die, what))
-    while not row.result and row.then:
-        chart = t.c.world.charts[row.then]
-        row = chart.row(t.roll(chart.die, f"{what}/{chart.id}"))
-    return row.result
-
-
 def draw(t: Table, k: str, travel: str, by: Model, *, verb: str = "explores"
          ) -> dict[str, Any]:
     """Draw square ``k`` entered (or looked into: ``verb``) moving ``travel`` by ``by``;
     returns it."""
     what = f"explore/{k}"
     if grid.on_styx(k):
-        bridge = _chart(t, "styx_bridge", f"{what}/bridge") == "bridge"
+        bridge = t.chart("styx_bridge", f"{what}/bridge") == "bridge"
         square = {"kind": "styx", "open": "NS", "bridge": bridge, "found": t.state["round"],
                   "by": by["id"]}
         t.state["map"][k] = square
@@ -40,14 +30,14 @@ def draw(t: Table, k: str, travel: str, by: Model, *, verb: str = "explores"
               + (" with a bridge (Styx 3: a 6)." if bridge else " (no bridge)."),
               square=k, kind="styx", bridge=bridge, by=by["id"])
         return square
-    kind = _chart(t, "exploration", what)
+    kind = t.chart("exploration", what)
     fork = ""
     if kind == "tunnel_fork":
-        fork = _chart(t, "fork_side", f"{what}/fork")
+        fork = t.chart("fork_side", f"{what}/fork")
     if not kind:
-        kind = _chart(t, "cavern", f"{what}/cavern")
+        kind = t.chart("cavern", f"{what}/cavern")
         if not kind:
-            kind = _chart(t, "forge_or_library", f"{what}/cavern8")
+            kind = t.chart("forge_or_library", f"{what}/cavern8")
     shape = t.c.world.squares[kind].sides
     square = {"kind": kind, "open": grid.sides(shape, travel, fork), "found": t.state["round"],
               "by": by["id"]}

@@ -39,6 +39,10 @@ class Hetairos(GameModules, Ruleset):
                                    scenario.ROLLS)),
         "rounds": OptionSpec("40", ROUNDS, "end the campaign after this round if the "
                              "scenario is not won (0: no limit, as the rulebook)"),
+        "monsters": OptionSpec("simple", ("simple", "complex"),
+                               "Appendix A: SIMPLE monsters walk through towns toward the "
+                               "nearest player; COMPLEX ones gather on a settlement's borders "
+                               "until they count five (a Great Monster three), then attack"),
         "lava": OptionSpec("once", ("once", "chain"),
                            "Lava 2's spreading: one roll at each end of round, the threshold "
                            "rising after each spread (once), or rolls in a chain until one "
@@ -186,7 +190,10 @@ class Hetairos(GameModules, Ruleset):
 
     def resolve(self, state: State, phase: PhaseSpec, orders: Mapping[str, Orders],
                 rng: Rng) -> Outcome:
-        t = Table(self.c, state, rng.public, label=phase.id.replace(".", "/"))
+        # draws labelled by the phase without "turn" (r04/p3/k1/...): short enough for the
+        # dice table of a report on a phone
+        t = Table(self.c, state, rng.public,
+                  label=phase.id.replace(".turn.", ".").replace(".", "/"))
         if phase.kind == "world":
             monsters.phase(t)
             scenario.record(t, t.events)

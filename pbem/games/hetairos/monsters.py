@@ -253,10 +253,64 @@ def _adjacent_foe(t: Table, m: Model) -> Model | None:
     return None
 
 
+#: Appendix A COMPLEX (authored): how far (in AP) a monster looks for a settlement to besiege,
+#: the strength a group gathers before it attacks ("UNTIL THEY HAVE FIVE MODELS") and what a
+#: Great Monster counts ("GREAT MONSTERS COUNT AS 3").
+GATHER_RADIUS = 6
+GATHER_STRENGTH = 5
+GREAT_COUNTS = 3
+
+
+def _borders(t: Table, town: str) -> list[str]:
+    """The drawn, passable squares next to ``town`` from which it can be entered."""
+    out = []
+    for d in grid.DIRS:
+        k = grid.neighbour(town, grid.opposite(d))  # entering the town moving d
+        sq = t.square(k)
+        if sq is not None and t.c.world.squares[sq["kind"]].passable and \
+                grid.can_leave(sq, k, d, "") and grid.can_enter(t.square(town), d):
+            out.append(k)
+    return out
+
+
+def _strength(t: Table, squares: list[str]) -> int:
+    return sum(GREAT_COUNTS if t.c.monster(o["type"]).great else 1
+               for k in squares for o in t.at(k) if o["side"] == "monster")
+
+
+def gather_step(t: Table, m: Model) -> str | None:
+    """Appendix A COMPLEX: "MONSTERS WILL GROUP ON THE BORDERS OF SETTLEMENTS UNTIL THEY HAVE
+    FIVE MODELS, AT WHICH POINT THEY WILL ATTEMPT TO ATTACK. GREAT MONSTERS COUNT AS 3".
+    Authored: a monster within GATHER_RADIUS AP of a standing settlement walks to the nearest
+    square on its border and waits there (""), until the monsters on its borders count 5; then
+    each steps in and attacks its force. None: no settlement near (it seeks players, as
+    SIMPLE)."""
+    reach = paths(t, m)
+    towns = sorted((reach[k][0], grid.xy(k), k) for k, sq in t.state["map"].items()
+                   if sq.get("site", {}).get("settlement") and not sq["site"].get("destroyed")
+                   and k in reach and reach[k][0] <= GATHER_RADIUS + 2)
+    for _, _, town in towns:
+        border = _borders(t, town)
+        if m["at"] == town or not border:
+            return None
+        if m["at"] in border:
+            if _strength(t, border) >= GATHER_STRENGTH:
+                return next(d for d in grid.DIRS if grid.neighbour(m["at"], d) == town)
+            return ""  # waits for the others
+        near = [(reach[b][0], grid.xy(b), b) for b in border if b in reach]
+        if near and min(near)[0] <= GATHER_RADIUS:
+            return reach[min(near)[2]][1]
+    return None
+
+
 def _next_step(t: Table, m: Model) -> str:
     """The direction of ``m``'s next step toward its nearest target, or of exploring."""
     if m["side"] == "npc":
         return _npc_step(t, m)
+    if t.state["options"].get("monsters") == "complex":
+        step = gather_step(t, m)
+        if step is not None:
+            return step
     quarry = [t.models[i] for i in scenarios.get(t.state["scenario"]).prefers(t, m)
               if i in t.models and t.models[i]["hp"] > 0]
     if quarry:  # a scenario's quarry before any other (Myth 1: the Furies' Aristocrat)

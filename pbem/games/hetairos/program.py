@@ -36,7 +36,7 @@ DIG_KINDS = ("through", "enlarge", "collapse", "pit", "surface")
 GODS = ("ares", "athena", "hephaestus", "poseidon", "zeus")
 VERBS = ("move", "sneak", "observe", "attack", "fight", "shoot", "craft", "know", "pray", "dig",
          "buy", "sell", "citizen", "income", "hire", "spring", "heal", "use", "give", "climb",
-         "escape", "retire", "boot", "cure", "end")
+         "escape", "retire", "boot", "cure", "station", "end")
 EXAMPLES = {
     "move": "move E", "sneak": "sneak E", "observe": "observe E", "attack": "attack m7",
     "fight": "fight 3",
@@ -45,7 +45,7 @@ EXAMPLES = {
     "sell": "sell prisoners", "citizen": "citizen gold", "income": "income",
     "hire": "hire gold", "spring": "spring", "heal": "heal", "use": "use cornucopia gold",
     "give": "give axe bob", "climb": "climb", "escape": "escape", "retire": "retire hoplite",
-    "boot": "boot bob", "cure": "cure m7",
+    "boot": "boot bob", "cure": "cure m7", "station": "station m9",
     "end": "end",
 }
 _MODEL = re.compile(r"m\d{1,6}")
@@ -160,6 +160,10 @@ def parse_step(c: Components, text: str, scenario: str = "") -> tuple[Step | Non
         if c.people.ware(args[0].lower()) is None:
             return None, f"no item {args[0]!r}"
         return Step(verb, (args[0].lower(), args[1] if len(args) > 1 else ""), text), ""
+    if verb == "station":
+        if len(args) != 1 or not _MODEL.fullmatch(args[0]):
+            return None, "station takes your NPC's id, e.g. 'station m9' (Community 3)"
+        return Step(verb, (args[0],), text), ""
     if verb == "cure":
         if len(args) != 1 or not _MODEL.fullmatch(args[0]):
             return None, "cure takes the Lycan's id, e.g. 'cure m7' (Monster Lycan)"

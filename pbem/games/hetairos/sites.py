@@ -65,16 +65,6 @@ def _kind_name(t: Table, kind: str) -> str:
     return t.c.world.squares[kind].name
 
 
-def _chart(t: Table, chart_id: str, what: str) -> str:
-    """Roll a chart, following ``then`` charts while a row gives no result ("ROLL AGAIN")."""
-    chart = t.c.world.charts[chart_id]
-    row = chart.row(t.roll(chart.die, what))
-    while not row.result and row.then:
-        chart = t.c.world.charts[row.then]
-        row = chart.row(t.roll(chart.die, f"{what}/{chart.id}"))
-    return row.result
-
-
 def new_model(t: Table, type_: str, k: str, side: str = "monster", *, owner: str = "",
               home: str = "", name: str = "") -> Model:
     """A new monster-type model (a monster, a settlement defender or a controlled NPC) at ``k``
@@ -133,7 +123,7 @@ def on_draw(t: Table, k: str, by: Model) -> None:
     sq = _sq(t, k)
     kind = sq["kind"]
     if kind == "isolated_community":
-        _settle(t, k, _chart(t, "community", f"site/{k}/community"))
+        _settle(t, k, t.chart("community", f"site/{k}/community"))
     elif kind == "lair":
         lair = t.c.world.charts["lair"].row(t.roll("d6", f"site/{k}/lair")).result
         if lair == "great_monster":
@@ -723,13 +713,34 @@ def end_of_turn(t: Table, m: Model) -> None:
           lost=lost)
 
 
+def station(t: Table, m: Model, npc_id: str) -> str:
+    """Community 3: "PLAYERS MAY STATION MODELS THERE TO BOLSTER THE FORCE": one of the
+    player's NPCs in the settlement where the character stands joins its defence force.
+    Ruling: for good (it fights and falls with the force, and counts for it); no AP (the
+    rulebook gives none); not in a settlement destroyed or at war with the player's side."""
+    _kind, _site, why = _settlement(t, m)
+    if why:
+        return why
+    npc = t.models.get(npc_id)
+    if npc is None or npc["hp"] <= 0 or npc["side"] != "npc" or npc["owner"] != m["owner"]:
+        return f"{npc_id} is no NPC of yours"
+    if npc["at"] != m["at"]:
+        return f"{t.name(npc_id)} is not in the settlement with you"
+    k = m["at"]
+    old = t.name(npc_id)
+    npc.update(side="defender", home=k, stationed_by=m["owner"], stuck="")
+    t.say("stationed", f"{m['owner']} stations {old} at the settlement at {k}: it joins the "
+          "defence force (Community 3).", model=npc_id, player=m["owner"], square=k)
+    return ""
+
+
 def settlement_checks(t: Table) -> None:
     """Community 4: a settlement whose defenders are all dead while monsters stand in it is
     destroyed (the kind stays, ``site["destroyed"]``). Polis 2-3: a Manor whose defenders are
     all dead while models of a team at war with it stand there (and no monsters) is taken by
     those players: it becomes friendly to them and regains 4 Hoplites as its force.
 
-    # Ruling: models players station there do not count as the settlement's force here.
+    # Ruling: models players station there (`station`) are part of its force from then on.
     # Ruling: "ONLY PLAYERS WHO TOOK PART IN FIGHTING" = the players with models in the Manor
     # when its force falls; they are no longer at war with it.
     """
@@ -782,7 +793,7 @@ def spawn(t: Table) -> None:
             continue
         type_ = source
         if source in t.c.world.charts:
-            type_ = _chart(t, source, f"spawn/{k}")
+            type_ = t.chart(source, f"spawn/{k}")
         mon = new_model(t, type_, k, home=k)
         site["attached"].append(mon["id"])
         where = _kind_name(t, sq["kind"])

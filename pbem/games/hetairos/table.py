@@ -91,6 +91,16 @@ class Table:
     def d6(self, what: str) -> int:
         return self.dice.d6(f"{self.label}/{what}")
 
+    def chart(self, chart_id: str, what: str) -> str:
+        """Roll a chart of the world data, following ``then`` to the chart rolled next while a
+        row gives no result ("ROLL AGAIN")."""
+        chart = self.c.world.charts[chart_id]
+        row = chart.row(self.roll(chart.die, what))
+        while not row.result and row.then:
+            chart = self.c.world.charts[row.then]
+            row = chart.row(self.roll(chart.die, f"{what}/{chart.id}"))
+        return row.result
+
     # ---- events -----------------------------------------------------------------------
 
     def say(self, type_: str, text: str, **fields: Any) -> Event:

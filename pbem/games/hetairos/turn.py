@@ -151,6 +151,8 @@ def do(t: Table, m: Model, step: Step) -> tuple[str, list[str]]:
         return votes.boot(t, m, a[0]), []
     if verb == "cure":
         return cure(t, m, a[0]), []
+    if verb == "station":
+        return sites.station(t, m, a[0]), []
     if verb == "buy":
         return sites.buy(t, m, a[0]), []
     if verb == "sell":
