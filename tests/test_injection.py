@@ -258,7 +258,7 @@ def test_hostile_mottos_add_no_element_to_any_page_of_the_public_site(
 def demos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Campaign]:
     out = {}
     for game, players, options in (("conformance", 3, {}), ("mythology", 2, {}),
-                                   ("cyclades", 3, {}), ("hetairos", 2, {"rounds": "6"})):
+                                   ("cyclades", 3, {}), ("hetairos", 2, {"rounds": "3"})):
         root = tmp_path_factory.mktemp(f"injection-{game}") / "demo"
         demo.run(games.get(game), root, players=players, seed="injection", options=options,
                  resolve=games.get, with_reports=False)

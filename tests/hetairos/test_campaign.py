@@ -1,6 +1,7 @@
 """Issue 18: `pbem demo hetairos --option scenario=NAME` plays each playable scenario through
-the real sign, submit and adjudicate path and audits it (short campaigns here; `.ci/run`'s
-`pbem simulate hetairos` plays whole ones at every table size)."""
+the real sign, submit and adjudicate path and audits it, at the fewest players it takes (one
+for the co-op lists), in short campaigns; the golden playthroughs play one scenario of each
+list at 3 or 4, and `.ci/run`'s `pbem simulate hetairos` whole ones at every table size."""
 
 from __future__ import annotations
 

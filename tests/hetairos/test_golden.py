@@ -26,7 +26,7 @@ PLAYS = {
     "myth": ("songs-of-the-muses", 3, "hetairos-myth-3p-seed1.txt", "hetairos-myth-3p"),
     "team": ("war-games", 4, "hetairos-team-4p-seed1.txt", "hetairos-team-4p"),
 }
-ROUNDS = "10"  # ten rounds: continuations after halts, fights, lairs, traps
+ROUNDS = "7"  # seven rounds: continuations after halts, fights, lairs (and traps, solo)
 FULL_REPORTS_UNTIL = 3
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("hetairos-golden")]

@@ -4,13 +4,8 @@ Guardian's Roar, Solo 5 Deity."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from pbem import games
-from pbem.core import demo
 from pbem.games.hetairos import checks, combat, monsters, program, scenarios, sites, turn, votes
 from pbem.games.hetairos.program import Step
 from pbem.games.hetairos.table import Table
@@ -433,12 +428,3 @@ def test_coop_4_three_settlements_held_win_manors_by_their_force() -> None:
 
 
 # ---- one short campaign each ---------------------------------------------------------------
-
-
-@pytest.mark.parametrize("scen,players", [
-    ("lost-ones", 2), ("deity", 2), ("guardians-roar", 2), ("world-above", 2),
-    ("traitor", 3), ("will-to-conquer", 2),
-])
-def test_scenario_campaign_runs(tmp_path: Path, scen: str, players: int) -> None:
-    demo.run(games.get("hetairos"), tmp_path / "d", players=players, seed="scen-a2",
-             options={"scenario": scen, "rounds": "4"}, resolve=games.get, with_reports=False)

@@ -3,13 +3,8 @@ one short demo of each."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from pbem import games
-from pbem.core import demo
 from pbem.games.hetairos import monsters, scenarios
 from pbem.games.hetairos.table import Model, Table, load
 from tests.hetairos import build
@@ -544,13 +539,3 @@ def test_myth_1_the_aristocrats_death_loses_the_game() -> None:
 
 
 # ---- one short demo of each -------------------------------------------------------------
-
-
-@pytest.mark.parametrize("scen", ["finding-the-bowman", "blind-man-speaks",
-                                  "forging-of-talos", "songs-of-the-muses",
-                                  "argo", "furies"])
-def test_myth_demo_plays(scen: str, tmp_path: Path) -> None:
-    result = demo.run(games.get("hetairos"), tmp_path / "d", players=2, seed=scen,
-                      options={"scenario": scen, "rounds": "4"}, resolve=games.get,
-                      with_reports=False)
-    assert result.result["why"]

@@ -3,13 +3,8 @@ special rules, and one short demo of each."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from pbem import games
-from pbem.core import demo
 from pbem.core.dice import Rng
 from pbem.games.hetairos import combat, grid, scenario, scenarios, sites, skills, turn
 from pbem.games.hetairos.game import RULESET as R
@@ -434,12 +429,3 @@ def test_team_6_an_opposing_npc_near_the_bridge_blocks() -> None:
 
 
 # ---- one short demo of each ---------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("scen", ["war-games", "battle-of-sorcery", "stasis", "plunder-of-war",
-                                  "king-of-the-styx", "capture-the-flag"])
-def test_team_demo_plays(scen: str, tmp_path: Path) -> None:
-    result = demo.run(games.get("hetairos"), tmp_path / "d", players=4, seed=scen,
-                      options={"scenario": scen, "rounds": "4"}, resolve=games.get,
-                      with_reports=False)
-    assert result.result["why"]
