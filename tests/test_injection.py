@@ -309,7 +309,8 @@ def test_text_a_game_builds_from_orders_adds_no_element_in_any_format(
     last = ledger.count(c.ledger_dir)
     # A record in play and the last one (the set-up record's text is the same code's; it went
     # for the suite's time budget when issues 15-17 added three games).
-    for seq in sorted({last // 2, last}):
+    # (Hetairos: the last record only; its text is the same code's at every record)
+    for seq in sorted({last // 2, last} if game != "hetairos" else {last}):
         loaded = report.load(c, seq)
         for who in (c.players[0], None):
             rendered = []

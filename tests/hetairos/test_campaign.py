@@ -24,7 +24,8 @@ def test_demo_plays_and_audits_each_scenario(scen: str, tmp_path: Path) -> None:
     players = next(n for n in range(players, 11)  # Team 5, 6: teams of two need 4
                    if not scenarios.get(scenario.by_option(load())[scen]).players_problem(n))
     result = demo.run(games.get("hetairos"), tmp_path / "d", players=players, seed=scen,
-                      options={"scenario": scen, "rounds": "4"}, resolve=games.get,
+                      options={"scenario": scen, "rounds": "3"}, resolve=games.get,
                       with_reports=False)
-    assert result.records >= 1 + 4 * (players + 1) or result.result["why"]
+    assert result.records > players + 1  # the join and at least a round of turns
+    assert result.result["why"]  # it ended: won, lost, or at the round limit
     assert set(result.result["score"]) == set(demo.NAMES[:players])

@@ -21,11 +21,11 @@ Rulings of the reports (no rule of the game):
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.dice import Stream
+from pbem.core.ruleset import copy_state
 from pbem.games.hetairos import grid, standing, turn
 from pbem.games.hetairos.table import Components, Model, Table
 
@@ -107,7 +107,7 @@ def at(view: Mapping[str, Any], k: str) -> list[Model]:
 def table(c: Components, view: Mapping[str, Any]) -> Table:
     """A working context on a copy of the view, for the rules' own queries (no die is drawn:
     the stream is a stand-in)."""
-    state = copy.deepcopy(dict(view))
+    state = copy_state({k: v for k, v in view.items() if k not in ("game_over", "me")})
     for key in ("teams", "hostile", "pcs", "map", "models", "standing"):
         state.setdefault(key, {})
     return Table(c, state, Stream(b"report"), label="report")
