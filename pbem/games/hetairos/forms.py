@@ -15,6 +15,7 @@ not parse is left out.
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,18 +30,9 @@ MAX_EXAMPLES = 12
 
 
 def wrap(text: str, first: str = "# ", rest: str = "#   ", width: int = WIDTH) -> list[str]:
-    """``text`` as comment lines within ``width`` columns (broken at spaces)."""
-    lines: list[str] = []
-    line, empty = first, True
-    for word in text.split():
-        if not empty and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line, empty = rest, True
-        line += word if empty else " " + word
-        empty = False
-    if not empty:
-        lines.append(line)
-    return lines
+    """``text`` as comment lines within ``width`` columns (broken at spaces only)."""
+    return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False)
 
 
 def steps_line(steps: list[str]) -> str:
