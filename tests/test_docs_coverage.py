@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TABLES = ("mythology.md", "mythology-basic.md", "grecos.md", "deukalion.md")
+TABLES = ("mythology.md", "mythology-basic.md", "grecos.md", "deukalion.md", "hetairos.md")
 
 
 @cache
