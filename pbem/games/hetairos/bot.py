@@ -8,10 +8,10 @@ Bounty Hunting) and otherwise explores toward the nearest unexplored opening.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from pbem.core.dice import Stream
-from pbem.core.ruleset import Orders, PhaseSpec, copy_state
+from pbem.core.ruleset import Orders, PhaseSpec
 from pbem.games.hetairos import grid, monsters, standing, turn
 from pbem.games.hetairos.table import Components, Model, Table
 
@@ -30,11 +30,8 @@ def orders(c: Components, view: Mapping[str, Any], phase: PhaseSpec, player: str
         return join(c, player, rng)
     if phase.kind != "turn":
         return {}
-    state = copy_state(cast(dict[str, Any], {k: v for k, v in view.items()
-                                             if k not in ("game_over", "me")}))
-    t = Table(c, state, rng, label="bot")
-    if state["cont"] == 0:
-        turn.start(t, player)  # the turn's AP, as the adjudication will give them
+    t = turn.preview(c, view, player)  # the turn's AP, as the adjudication will give them
+    state = t.state
     m = t.pc(player)
     if m is None:
         return {}

@@ -52,7 +52,7 @@ def situation(c: Components, view: Mapping[str, Any], player: str, m: Model | No
                 + ("a new one comes at the start of your turn." if view.get("death") ==
                    "replace" else "you are out of the game.")]
     out = [f"Round {r}, your turn: {m['name']} ({m['id']}) at "
-           f"{report.where(m)}: {report.ap_now(c, view, player)} AP, HP {m['hp']}/"
+           f"{report.where(m)}: {m['ap']} AP, HP {m['hp']}/"
            f"{m['max_hp']}, Gold {m.get('gold', 0)}, Kleos {m.get('kleos', 0)}."]
     items = list(m.get("items", []))
     if items:
@@ -71,9 +71,10 @@ def _example(c: Components, note: str, steps: list[str], scenario: str = "") -> 
     return [*wrap(note), steps_line(steps)]
 
 
-def examples(c: Components, view: Mapping[str, Any], player: str) -> list[list[str]]:
-    """Each example (its comment lines and one ``# steps = [...]`` line), legal now."""
-    t: Table = report.fresh(c, view, player)
+def examples(c: Components, t: Table, view: Mapping[str, Any], player: str
+             ) -> list[list[str]]:
+    """Each example (its comment lines and one ``# steps = [...]`` line), legal now (``t``:
+    :func:`turn.preview` of the view)."""
     m = t.pc(player)
     if m is None:
         return []
@@ -206,10 +207,10 @@ def form(c: Components, text: str, view: Mapping[str, Any], phase: PhaseSpec,
     if phase.kind != "turn" or not text or not view or view.get("game_over") \
             or player not in view.get("seats", ()):
         return text
-    t = report.table(c, view)
+    t = turn.preview(c, view, player)
     m = t.pc(player)
     head = [line for part in situation(c, view, player, m) for line in wrap(part)]
-    found = examples(c, view, player)
+    found = examples(c, t, view, player)
     if found:
         block = wrap("Examples legal for you now (copy one, take away the \"# \", or "
                      "join their steps in one list):")

@@ -14,7 +14,8 @@ Rulings of the reports (no rule of the game):
 - The moves listed for the reader are :func:`turn.leave_problem` and the square beyond, on a
   copy of the view: a drawn neighbour shows its kind and AP cost (Map 1, Small 1), an undrawn
   one "explore" (Explore 0); what lies beyond is not known until then. The AP shown are those
-  left now; outside his turn, the allowance of his next turn (:func:`turn.allowance`).
+  left now; outside his turn, the allowance of his next turn (:func:`turn.preview`, which
+  rolls no die: a revolving room's roll again is left to the adjudication).
 - The enemies in reach are :func:`turn.targets_in_reach` (in the square, and at range with a
   bow, sling, Amazon or Bow of Artemis).
 """
@@ -24,10 +25,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.dice import Stream
 from pbem.core.ruleset import copy_state
 from pbem.games.hetairos import grid, standing, turn
-from pbem.games.hetairos.table import Components, Model, Table
+from pbem.games.hetairos.table import Components, Model, NoDice, Table
 
 #: Two letters for each square kind, on the board and in the text lists.
 CODES = {"styx": "St", "rock": "Rk", "small_tunnel": "st", "tunnel": "Tu",
@@ -110,7 +110,7 @@ def table(c: Components, view: Mapping[str, Any]) -> Table:
     state = copy_state({k: v for k, v in view.items() if k not in ("game_over", "me")})
     for key in ("teams", "hostile", "pcs", "map", "models", "standing"):
         state.setdefault(key, {})
-    return Table(c, state, Stream(b"report"), label="report")
+    return Table(c, state, NoDice(), label="report")
 
 
 # --- events --------------------------------------------------------------------------------
@@ -177,8 +177,20 @@ def where(m: Mapping[str, Any]) -> str:
     return str(m["at"]) + (f" ({bank})" if bank else "")
 
 
-def sheet(c: Components, view: Mapping[str, Any], player: str) -> dict[str, Any]:
-    """A player's character sheet (Concepts 3-4)."""
+def ap_for(t: Table, view: Mapping[str, Any], player: str) -> int:
+    """The AP ``player``'s character has for the steps he sends now (``t``: a copy of the
+    view): those left after a halt in his turn, else his allowance (what :func:`turn.start`
+    gives, used up from the copy)."""
+    m = t.pc(player)
+    if m is None:
+        return 0
+    if view.get("active") == player and view.get("cont"):
+        return int(m["ap"])
+    return turn.allowance(t, m)
+
+
+def sheet(c: Components, t: Table, view: Mapping[str, Any], player: str) -> dict[str, Any]:
+    """A player's character sheet (Concepts 3-4); ``t``: a copy of the view."""
     seat = seat_numbers(view).get(player, 0)
     mid = view.get("pcs", {}).get(player, "")
     m = view.get("models", {}).get(mid)
@@ -191,8 +203,8 @@ def sheet(c: Components, view: Mapping[str, Any], player: str) -> dict[str, Any]
     title = (f"{seat}. {player}: the {name} ({m['id']}), "
              + (f"at {where(m)}" if alive else "dead"))
     turn_now = view.get("active") == player and view.get("step") == "turn"
-    ap = (f"AP {ap_now(c, view, player)} " + ("left" if view.get("cont") else "this turn")
-          if turn_now else f"AP {allowance(c, view, player)} a turn") if alive else "AP 0"
+    ap = (f"AP {ap_for(t, view, player)} " + ("left" if view.get("cont") else "this turn")
+          if turn_now else f"AP {ap_for(t, view, player)} a turn") if alive else "AP 0"
     lines = [f"HP {m['hp']}/{m['max_hp']}, {ap}, Gold {m.get('gold', 0)}, "
              f"Kleos {m.get('kleos', 0)}."]
     if ch is not None:
@@ -355,9 +367,10 @@ def kind_lines(c: Components, view: Mapping[str, Any]) -> list[str]:
 
 def public(c: Components, view: Mapping[str, Any]) -> dict[str, Any]:
     """What every report of a record shows alike."""
+    copy = table(c, view)  # (one working copy for every sheet's AP)
     return {
         "header": header(c, view),
-        "sheets": [sheet(c, view, p) for p in view.get("seats", [])],
+        "sheets": [sheet(c, copy, view, p) for p in view.get("seats", [])],
         "models": [model_line(c, view, m) for m in living(view)],
         "squares": squares(c, view),
         "codes": "; ".join(f"{code} {kind_name(c, k)}" for k, code in CODES.items()),
@@ -377,10 +390,9 @@ def public(c: Components, view: Mapping[str, Any]) -> dict[str, Any]:
 # --- the reader's own part ----------------------------------------------------------------
 
 
-def moves(c: Components, view: Mapping[str, Any], player: str) -> list[str]:
-    """Each direction out of the reader's square now: closed (and why), explore, or the
-    drawn square beyond with its AP cost."""
-    t = fresh(c, view, player)
+def moves(c: Components, t: Table, player: str) -> list[str]:
+    """Each direction out of the reader's square now (``t``: :func:`turn.preview`): closed
+    (and why), explore, or the drawn square beyond with its AP cost."""
     m = t.pc(player)
     if m is None:
         return []
@@ -417,8 +429,7 @@ def moves(c: Components, view: Mapping[str, Any], player: str) -> list[str]:
     return out
 
 
-def targets(c: Components, view: Mapping[str, Any], player: str) -> list[str]:
-    t = table(c, view)
+def targets(c: Components, t: Table, player: str) -> list[str]:
     m = t.pc(player)
     if m is None:
         return []
@@ -434,9 +445,8 @@ def targets(c: Components, view: Mapping[str, Any], player: str) -> list[str]:
     return out
 
 
-def here_lines(c: Components, view: Mapping[str, Any], player: str) -> list[str]:
+def here_lines(c: Components, t: Table, player: str) -> list[str]:
     """The checks and wares of the reader's square."""
-    t = table(c, view)
     m = t.pc(player)
     if m is None:
         return []
@@ -471,32 +481,6 @@ def _check_step(check_id: str) -> str:
     return f"{verb} {what}"
 
 
-def allowance(c: Components, view: Mapping[str, Any], player: str) -> int:
-    t = table(c, view)
-    m = t.pc(player)
-    return turn.allowance(t, m) if m is not None else 0
-
-
-def ap_now(c: Components, view: Mapping[str, Any], player: str) -> int:
-    """The AP the reader's character has for the steps he sends now: the allowance when his
-    turn has not begun (``turn.start`` gives it then), the AP left after a halt."""
-    m = table(c, view).pc(player)
-    if m is None:
-        return 0
-    if view.get("active") == player and view.get("cont"):
-        return int(m["ap"])
-    return allowance(c, view, player)
-
-
-def fresh(c: Components, view: Mapping[str, Any], player: str) -> Table:
-    """A working context with the reader's character as it will be when his steps run:
-    ``turn.start``'s marks (AP, ``came``, ``moved``) unless his turn goes on after a halt."""
-    t = table(c, view)
-    if not (view.get("active") == player and view.get("cont")):
-        turn.start(t, player)
-    return t
-
-
 def context(c: Components, view: Mapping[str, Any], player: str | None) -> dict[str, Any]:
     """The reader's own part: who he is, where he may go, whom he may fight, what he may do
     where he stands, his standing orders."""
@@ -506,7 +490,7 @@ def context(c: Components, view: Mapping[str, Any], player: str | None) -> dict[
         return out
     seat = seat_numbers(view)[player]
     me = [f"You are {player}, seat {seat} (\"{seat}\" on the board)."]
-    t = table(c, view)
+    t = turn.preview(c, view, player)
     m = t.pc(player)
     over = bool(view.get("game_over") or view.get("step") == "over")
     if m is None:
@@ -515,16 +499,15 @@ def context(c: Components, view: Mapping[str, Any], player: str | None) -> dict[
                                                "next turn."))
     elif not over:
         if view.get("active") == player and view.get("step") == "turn":
-            me.append(f"It is your turn: {_plural(ap_now(c, view, player), 'Action Point')}"
+            me.append(f"It is your turn: {_plural(m['ap'], 'Action Point')}"
                       + (" left." if view.get("cont") else "."))
         else:
-            me.append("Your next turn starts with "
-                      f"{_plural(allowance(c, view, player), 'Action Point')}.")
+            me.append(f"Your next turn starts with {_plural(m['ap'], 'Action Point')}.")
     out["me"] = me
     if m is not None and not over:
-        out["my_moves"] = moves(c, view, player)
-        out["my_targets"] = targets(c, view, player)
-        out["my_here"] = here_lines(c, view, player)
+        out["my_moves"] = moves(c, t, player)
+        out["my_targets"] = targets(c, t, player)
+        out["my_here"] = here_lines(c, t, player)
     orders = standing.of(view, player)
     out["my_standing"] = [f"{k} = {_toml(v)}: {MEANING.get(k, '')}; {standing.HELP[k]}"
                           for k, v in orders.items() if k in standing.HELP]

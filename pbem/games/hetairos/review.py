@@ -12,25 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.core.dice import Stream
 from pbem.core.errors import Problem
 from pbem.core.ruleset import copy_state
 from pbem.games.hetairos import program, scenario, standing, turn
-from pbem.games.hetairos.table import Components, Table
+from pbem.games.hetairos.table import Components, NeedsDice, NoDice, Table
 
 TURN_KEYS = ("steps", "halt", "standing")
-
-
-class NeedsDice(Exception):
-    """A step reached a die: its outcome is not known at submit."""
-
-
-class NoDice(Stream):
-    def __init__(self) -> None:
-        super().__init__(b"review")
-
-    def draw(self, label: str, n: int) -> int:
-        raise NeedsDice(label)
 
 
 def review(c: Components, state: dict[str, Any], player: str, orders: dict[str, Any]

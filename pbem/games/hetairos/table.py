@@ -38,6 +38,21 @@ Event = dict[str, Any]
 Model = dict[str, Any]
 
 
+class NeedsDice(Exception):
+    """A working copy reached a die (see :class:`NoDice`)."""
+
+
+class NoDice(Stream):
+    """Dice that refuse to roll: for working copies that must know what is decided without
+    a die (the submit check, a report's or a bot's look at the turn ahead)."""
+
+    def __init__(self) -> None:
+        super().__init__(b"no-dice")
+
+    def draw(self, label: str, n: int) -> int:
+        raise NeedsDice(label)
+
+
 @dataclass(frozen=True)
 class Components:
     world: world_mod.World

@@ -9,11 +9,14 @@ plan that went wrong.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Mapping
 from typing import Any
 
+from pbem.core.ruleset import copy_state
 from pbem.games.hetairos import combat, explore, grid, program, sites, skills, standing, votes
 from pbem.games.hetairos.program import Step
-from pbem.games.hetairos.table import Model, Table
+from pbem.games.hetairos.table import Components, Model, NeedsDice, NoDice, Table
 
 #: Squares whose drawing does not halt on "discovery": the plain passages and empty caverns
 #: (analysis 2.3: "discovery of a non-tunnel square"; an empty cavern holds nothing to choose
@@ -53,6 +56,21 @@ def start(t: Table, player: str) -> Model | None:
         # since, "TREAT AS IF THEY HAD ROLLED A 1")
         sites.revolve(t, m, m["at"], m.get("revolve_from") or m.get("came") or "N")
     return m
+
+
+def preview(c: Components, view: Mapping[str, Any], player: str) -> Table:
+    """A working copy of ``view`` (no die can be rolled on it) with ``player``'s character as
+    it will be when his steps run: :func:`start`'s AP and marks, unless his turn goes on after
+    a halt. What :func:`start` would roll (a revolving room's roll again) is left to the
+    adjudication: the character is shown as it stands."""
+    state = copy_state({k: v for k, v in view.items() if k not in ("game_over", "me")})
+    for key in ("teams", "hostile", "pcs", "map", "models", "standing"):
+        state.setdefault(key, {})
+    t = Table(c, state, NoDice(), label="preview")
+    if not (view.get("active") == player and view.get("cont")):
+        with contextlib.suppress(NeedsDice):  # (start rolls last: the rest is done)
+            start(t, player)
+    return t
 
 
 def end(t: Table, player: str) -> None:
