@@ -29,7 +29,6 @@ from functools import cache
 from typing import Any
 
 from pbem.core.dice import Stream
-from pbem.games.hetairos import grid
 from pbem.games.hetairos import people as people_mod
 from pbem.games.hetairos import world as world_mod
 
@@ -204,11 +203,3 @@ class Table:
         """Living models in ``k`` on ``near``'s side."""
         return [o for o in self.at(k) if not self.enemies(near, o)
                 and self.team_of(o) == self.team_of(near)]
-
-
-def place(state: State, k: str, square: dict[str, Any]) -> None:
-    state["map"][k] = square
-
-
-def square_open(state: State, k: str, d: str, bank: str = "") -> bool:
-    return grid.can_leave(state["map"].get(k), k, d, bank)

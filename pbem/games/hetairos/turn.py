@@ -470,7 +470,3 @@ def buy_off(t: Table, giant: Model, pc: Model) -> bool:
 
 def remaining_text(steps: list[Step]) -> list[str]:
     return [s.text for s in steps]
-
-
-def summary(t: Table, m: Model) -> dict[str, Any]:
-    return {"ap": m["ap"], "hp": m["hp"], "at": m["at"]}
