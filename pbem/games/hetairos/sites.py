@@ -602,18 +602,27 @@ def citizen(t: Table, m: Model, pay: str) -> str:
     return ""
 
 
+def _service(t: Table, m: Model, kind: str, action: str, unfriendly: str) -> tuple[int, str]:
+    """(AP cost, why not) of a friendly settlement's service (Polis 7-8): ``m`` in a ``kind``
+    settlement friendly to its player, with the AP of ``action``."""
+    _kind, site, why = _settlement(t, m, (kind,))
+    ap = t.c.people.actions[action].ap
+    if why:
+        return ap, why
+    if not _friendly(site, m):
+        return ap, unfriendly
+    if m["ap"] < ap:
+        return ap, f"needs {ap} AP, {m['ap']} left"
+    return ap, ""
+
+
 def income(t: Table, m: Model) -> str:
     """Polis 7: at a friendly Manor, 4 AP for d6+4 Gold ("AT ANY TIME": in one's own turn,
     repeatable while the AP last, analysis 5.2)."""
-    _kind, site, why = _settlement(t, m, ("manor",))
+    ap, why = _service(t, m, "manor", "friendly_manor_income", "the Manor is not friendly to you")
     if why:
         return why
-    if not _friendly(site, m):
-        return "the Manor is not friendly to you"
     manor = t.c.world.squares["manor"]
-    ap = t.c.people.actions["friendly_manor_income"].ap
-    if m["ap"] < ap:
-        return f"needs {ap} AP, {m['ap']} left"
     m["ap"] -= ap
     roll = t.roll("d6", f"income/{m['id']}")
     gold = roll + manor.number("friendly_income_plus")
@@ -631,15 +640,11 @@ def hire(t: Table, m: Model, how: str) -> str:
     # Ruling: the knowledge roll is part of this 1-AP action, not a 2-AP skill check; a
     # failed roll still spends the AP.
     """
-    _kind, site, why = _settlement(t, m, ("polis",))
+    ap, why = _service(t, m, "polis", "friendly_polis_hoplite",
+                       "you are not a citizen of this Polis")
     if why:
         return why
-    if not _friendly(site, m):
-        return "you are not a citizen of this Polis"
     polis = t.c.world.squares["polis"]
-    ap = t.c.people.actions["friendly_polis_hoplite"].ap
-    if m["ap"] < ap:
-        return f"needs {ap} AP, {m['ap']} left"
     if how == "gold":
         fee = polis.number("friendly_hoplite_gold")
         if m["gold"] < fee:
