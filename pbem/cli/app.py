@@ -403,9 +403,10 @@ def receipts(directory: Annotated[Path, typer.Argument(metavar="DIR")],
              files: Annotated[list[str] | None, typer.Argument(
                  metavar="FILE...", help="The signed order files you sent, in the order you "
                  "sent them (mail or forum text with the blocks in it is fine).")] = None,
-             key: Annotated[str | None, typer.Option(
+             key: Annotated[list[str] | None, typer.Option(
                  help="Your public key (a .pub file or the key line): without it the key "
-                 "the campaign publishes for you is taken on trust.")] = None,
+                 "the campaign publishes for you is taken on trust. Repeat it for each key "
+                 "of yours when the GM replaced one (pbem player-key).")] = None,
              ) -> None:
     """Check a published copy against what you sent: your key, and your last commitment of
     each phase in its record. Shows a fork or a ledger cut short that no audit can see."""
@@ -413,7 +414,7 @@ def receipts(directory: Annotated[Path, typer.Argument(metavar="DIR")],
     from pbem.core import receipts as receipts_mod
 
     c = _open(directory)
-    mine = keys.load_public_key(key) if key is not None else None
+    mine = [keys.load_public_key(k) for k in key or []]
     texts = []
     for name in files or []:
         data, source = _read(name)
@@ -426,6 +427,29 @@ def receipts(directory: Annotated[Path, typer.Argument(metavar="DIR")],
                    f"hold what {player} sent", err=True)
         raise typer.Exit(1)
     typer.echo(f"receipts ok: {player}'s key and commitments are in this copy of {c.id}")
+
+
+@app.command("player-key")
+def player_key(directory: Annotated[Path, typer.Argument(metavar="DIR")],
+               name: Annotated[str, typer.Argument(metavar="NAME")],
+               new_key: Annotated[str, typer.Argument(
+                   metavar="NEW.pub", help="The player's new public key (a .pub file or the "
+                   "key line).")],
+               reason: Annotated[str, typer.Option(
+                   help="Why, published in the ledger (one line).")] = "key replaced by the GM",
+               ) -> None:
+    """The GM replaces player NAME's lost key: a [[key_changes]] entry in the next record,
+    in effect from the record after it (DESIGN.md section 8)."""
+    from pbem.core import keychange, keys, sshsig
+
+    c = _open(directory)
+    new = keys.load_public_key(new_key)
+    done = keychange.queue(c, name, new, reason)
+    typer.echo(f"{name}: key {sshsig.fingerprint(done.old)} -> {sshsig.fingerprint(new)}, "
+               f"carried by record {done.record} and valid from record {done.from_record} on")
+    typer.echo(f"the open phase still takes {name}'s old key (an order already accepted "
+               "with it stands); the new key signs from the next phase on. Reports and the "
+               "site say so from the next record.")
 
 
 @app.command()

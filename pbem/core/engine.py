@@ -22,7 +22,7 @@ import orjson
 import tomli
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem.core import armor, canonical, dice, ledger, superseded, toml_writer
+from pbem.core import armor, canonical, dice, keychange, ledger, superseded, toml_writer
 from pbem.core import orders as orders_mod
 from pbem.core.campaign import NMR_OPTION, Campaign, sign_file_bytes
 from pbem.core.canonical import canonical_json, keyed_hash
@@ -34,6 +34,7 @@ from pbem.core.errors import (
     PbemError,
     Problem,
     ProblemsError,
+    SignatureError,
 )
 from pbem.core.fsutil import CampaignLock, Stamp, atomic_write, fsync_dirs, stamp, write_new
 from pbem.core.keys import AllowedSigners
@@ -360,6 +361,8 @@ def _submit_locked(campaign: Campaign, data: bytes, source: str, result: SubmitR
             if notes:
                 receipt = dataclasses.replace(receipt, notes=notes)
             result.receipts.append(receipt)
+        except SignatureError as exc:
+            result.errors.append(keychange.explain_early(campaign, block, exc))
         except ProblemsError as exc:
             result.errors.append(exc)
 
@@ -679,8 +682,10 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
                  for k in range(1, seq) for d in load_private(campaign, k)["sealed_draws"]]
         final = {"game_over": True, "sealed_head": t_head.hex(),
                  "sealed_draws": every + sealed_draws}
+    # The GM's key changes queued for this record (pbem player-key), in effect from the next.
+    changes = keychange.due(campaign, seq) if campaign.version >= 2 else []
     record = build_record(campaign, seq, h.prev_hash, phase, res, accepted, s_k, t_k,
-                          revealed, final)
+                          revealed, final, changes)
     try:
         data = ledger.dump(record)
     except (TypeError, ValueError) as exc:
@@ -718,6 +723,8 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     atomic_write(campaign.ledger_dir / f"{name}.sig",
                  sign_file_bytes(data, key, public_key=_public_raw(key)), durable=durable)
     atomic_write(campaign.ledger_dir / name, data, durable=durable)
+    if changes:
+        keychange.done(campaign, seq)
     # The new head, known without parsing the record back (the next record needs its mix).
     _heads[campaign.ledger_dir] = (stamp(campaign.ledger_dir / name),
                                    Head(seq, ledger.file_hash(data), res.mix, data))

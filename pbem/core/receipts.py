@@ -28,6 +28,7 @@ from pbem.core import armor, ledger, shapes, sshsig
 from pbem.core import orders as orders_mod
 from pbem.core.campaign import Campaign
 from pbem.core.errors import PbemError
+from pbem.core.keys import parse_public_key
 
 #: The first line of a receipt; the three lines after it give the commitment, the ledger
 #: head when the orders were accepted, and the sha256 of campaign.toml. Each line stays
@@ -81,11 +82,15 @@ class Check:
         self.mismatches.append(text)
 
 
-def check(campaign: Campaign, player: str, key: bytes | None,
+def check(campaign: Campaign, player: str, key: bytes | list[bytes] | None,
           files: list[tuple[str, str]]) -> Check:
     """Check ``campaign`` (a published copy is enough) for ``player``, whose public key is
     ``key`` (None: the published one is taken on trust, and the result says so), against
-    ``files`` (name, text), the signed order files and receipts in the order they were sent."""
+    ``files`` (name, text), the signed order files and receipts in the order they were sent.
+
+    A player whose key the GM replaced (``[[key_changes]]``) gives all their keys, old and
+    new: every key the campaign ever gave them must be one of those, or the GM swapped one
+    (even for a single record), and each file must be signed by one of them."""
     out = Check()
     if player not in campaign.players:
         out.bad(f"{player!r} is not a player of campaign {campaign.id} (players: "
@@ -94,19 +99,38 @@ def check(campaign: Campaign, player: str, key: bytes | None,
     where_keys = "campaign.toml [keys]" if campaign.version >= 2 else "allowed_signers"
     published = campaign.signers_at(ledger.count(campaign.ledger_dir) + 1).keys_for(
         player, sshsig.NAMESPACE_ORDERS)
-    if key is None:
-        key_used = published[0] if len(published) == 1 else None
+    history = key_history(campaign, player)
+    for seq, old, new, reason in history[1:]:
+        out.lines.append(f"note: record {seq:06d} changes your key from "
+                         f"{sshsig.fingerprint(old)} to {sshsig.fingerprint(new)} from record "
+                         f"{seq + 1} on (the GM: {reason})")
+    mine = [key] if isinstance(key, bytes) else list(key or [])
+    keys_used: list[bytes]
+    if not mine:
+        keys_used = [k for _, _, k, _ in history] or published
         out.lines.append(f"note: no --key given: the key {where_keys} publishes for "
                          f"{player} is taken on trust; give yours to detect a swapped key")
     else:
-        key_used = key
-        if published != [key]:
-            shown = ", ".join(sshsig.fingerprint(k) for k in published) or "none"
-            out.bad(f"{where_keys} gives {player} the key {shown}, not yours "
-                    f"({sshsig.fingerprint(key)}): this copy is not the campaign you joined, "
-                    "or the GM changed your key")
+        keys_used = mine
+        if not history[1:]:
+            if len(published) != 1 or published[0] not in mine:
+                shown = ", ".join(sshsig.fingerprint(k) for k in published) or "none"
+                out.bad(f"{where_keys} gives {player} the key {shown}, not yours "
+                        f"({', '.join(sshsig.fingerprint(k) for k in mine)}): this copy is "
+                        "not the campaign you joined, or the GM changed your key")
+            else:
+                out.ok(f"{where_keys} gives {player} your key "
+                       f"{sshsig.fingerprint(published[0])}")
         else:
-            out.ok(f"{where_keys} gives {player} your key {sshsig.fingerprint(key)}")
+            for seq, _, given, _ in history:
+                whence = where_keys if seq == 0 else f"record {seq:06d}'s key change"
+                if given in mine:
+                    out.ok(f"{whence} gives {player} your key {sshsig.fingerprint(given)}")
+                else:
+                    out.bad(f"{whence} gives {player} the key {sshsig.fingerprint(given)}, "
+                            "not one of yours: the GM changed your key, or this copy is not "
+                            "the campaign you joined (give every key of yours, old and new, "
+                            "with --key)")
 
     last: dict[str, tuple[str, str]] = {}  # phase -> (commitment, where), the last one sent
     for name, text in files:
@@ -123,7 +147,7 @@ def check(campaign: Campaign, player: str, key: bytes | None,
             _one_receipt(campaign, player, receipt, where, last, out)
         for block in blocks:
             where = f"{name} (block at line {block.line})" if len(blocks) > 1 else name
-            _one_block(campaign, player, key_used, block, where, last, out)
+            _one_block(campaign, player, keys_used, block, where, last, out)
 
     records, open_phase = _phases(campaign)
     for phase, (commitment, where) in last.items():
@@ -151,7 +175,20 @@ def check(campaign: Campaign, player: str, key: bytes | None,
     return out
 
 
-def _one_block(campaign: Campaign, player: str, key: bytes | None, block: armor.Block,
+def key_history(campaign: Campaign, player: str) -> list[tuple[int, bytes, bytes, str]]:
+    """Every key the campaign gave ``player``: (0, -, key, -) from campaign.toml (or
+    allowed_signers), then (seq, old, new, reason) for each key change of record ``seq``."""
+    base = campaign.base_keys().get(player)
+    out = [] if base is None else [(0, base, base, "")]
+    for seq, changes in campaign.key_changes(ledger.count(campaign.ledger_dir)):
+        for change in changes:
+            if change["principal"] == player:
+                out.append((seq, parse_public_key(change["old"]),
+                            parse_public_key(change["new"]), change["reason"]))
+    return out
+
+
+def _one_block(campaign: Campaign, player: str, keys: list[bytes], block: armor.Block,
                where: str, last: dict[str, tuple[str, str]], out: Check) -> None:
     try:
         order = orders_mod.parse(block, where, check_text=False)
@@ -174,8 +211,7 @@ def _one_block(campaign: Campaign, player: str, key: bytes | None, block: armor.
         return
     try:
         sig = sshsig.parse_armor(block.signature)
-        sshsig.verify(block.body_bytes, sig, sshsig.NAMESPACE_ORDERS,
-                      [key] if key is not None else [])
+        sshsig.verify(block.body_bytes, sig, sshsig.NAMESPACE_ORDERS, keys)
     except PbemError as exc:
         out.bad(f"{where}: not signed by your key: {exc}")
         return

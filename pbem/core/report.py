@@ -151,6 +151,7 @@ def context(campaign: Campaign, seq: int, player: str | None,
         **dice_listing(record.get("draws", []), ruleset.die_face),
         "sealed_count": record.get("sealed", {}).get("count", 0),
         "commitments": record.get("commitments", {}), "nmr": record.get("nmr", []),
+        "key_changes": key_changes(record),
         "own_commitment": record.get("commitments", {}).get(player or "", ""),
         "record_hash": record["_hash"],
         "view": view,
@@ -158,6 +159,17 @@ def context(campaign: Campaign, seq: int, player: str | None,
         "next_phase": nxt, "deadline": loaded.deadline, "form": form,
         "result": ruleset.result(state),
     }
+
+
+def key_changes(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The record's ``[[key_changes]]`` as reports name them: whose key, the old and new
+    fingerprints, the GM's reason, and the first record the new key signs."""
+    from pbem.core import sshsig
+    from pbem.core.keys import parse_public_key
+
+    return [{"player": c["principal"], "old": sshsig.fingerprint(parse_public_key(c["old"])),
+             "new": sshsig.fingerprint(parse_public_key(c["new"])), "reason": c["reason"],
+             "from": record["seq"] + 1} for c in record.get("key_changes", [])]
 
 
 def worded(ruleset: Ruleset, view: dict[str, Any], events: list[Any]) -> list[Any]:
