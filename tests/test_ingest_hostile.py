@@ -310,6 +310,17 @@ def test_deeply_nested_toml_is_a_rejection(camp: Table, tmp_path: Path) -> None:
     assert "nested too deep" in str(result.blocks[0].error)
 
 
+def test_an_integer_of_5000_digits_is_a_rejection_not_a_crash(camp: Table,
+                                                               tmp_path: Path) -> None:
+    """tomli lets Python's int() limit (4300 digits) through as a ValueError, which once
+    stopped pbem submit and ingest with a traceback."""
+    raw = mail("Content-Type: text/plain\n", block_with("x = " + "1" * 5000),
+               msgid="<digits@example.org>")
+    (result,) = run(camp, write(tmp_path, "m.eml", raw))
+    assert [b.status for b in result.blocks] == ["rejected"]
+    assert "a number of more than 4300 digits" in str(result.blocks[0].error)
+
+
 def test_alternatives_with_deeply_nested_toml_are_scored(camp: Table, tmp_path: Path) -> None:
     """Choosing between plain and HTML parses every block of both (ingest._choose)."""
     msg = gmail("alice@example.org", "orders", block_with("x = " + "[" * 401),

@@ -88,6 +88,15 @@ def parse(block: Block, source: str = "", *, check_text: bool = True) -> OrderFi
                     "compare with the order form; strings need double quotes"),
             source,
         ) from None
+    except ValueError:
+        # Python refuses to read an integer of more than 4300 digits (a guard against slow
+        # conversions); tomli lets that ValueError through.
+        raise OrderSyntaxError(
+            Problem(f"order block at line {block.line}",
+                    "not valid TOML: a number of more than 4300 digits",
+                    "compare with the order form; no order takes a number that long"),
+            source,
+        ) from None
     except RecursionError:
         # tomli parses nested arrays and inline tables recursively: a few hundred "[" are
         # enough to exhaust Python's stack. No order form nests more than three deep.
