@@ -108,6 +108,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory,
             pass  # its site pages are the same templates as the others'; its report is new
         elif game == "mythology":
             site_pages += [(f"{game} site index", out / "index.html"),
+                           (f"{game} order desk", out / "desk.html"),
                            (f"{game} site record {mid}", out / site.page_name(mid))]
         else:
             site_pages.append((f"{game} site record {total}", out / site.page_name(total)))

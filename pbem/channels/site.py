@@ -40,6 +40,7 @@ from jinja2 import StrictUndefined, TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
+from pbem.channels import desk
 from pbem.core import ledger
 from pbem.core.campaign import Campaign, open_campaign, public_files, read_public
 from pbem.core.errors import CampaignError, PbemError, UsageError
@@ -355,7 +356,7 @@ def build(campaign: Campaign, out: Path, *, gazette: bool = True) -> SiteResult:
     total = len([n for n in ledger_names if n.endswith(".toml")])
     signed = set(ledger_names)
     planned = [*public_names, *ledger_names, *(page_name(k) for k in range(1, total + 1)),
-               "index.html"]
+               "index.html", desk.NAME]
     _sweep_stages(out)
     stage = out.absolute().with_name(f".{out.name}.site-{os.getpid()}")
     if stage.exists():
@@ -417,4 +418,6 @@ def _build_in(campaign: Campaign, stage: Path, writer: _Writer, data: dict[str, 
         head_hash=head_hash, options=sorted(public.options.items()), config=public.config,
         next_phase=last.get("next_phase", "") if total else JOIN_PHASE,
         game_over=bool(last.get("game_over")), has=set(public_names)))
+    # The order desk: the GM's copy also tells it who acts in the open phase.
+    writer.put(desk.NAME, desk.render(public, campaign if gazette and campaign.is_gm else None))
     return public, status, render_gazette is not None, note

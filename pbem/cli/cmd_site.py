@@ -39,3 +39,21 @@ def register(app: typer.Typer) -> None:
             raise PbemError(f"the site is written, but its audit failed: "
                             f"{result.audit.message}")
         typer.echo(f"audit passed: {result.audit.message}")
+
+    @app.command()
+    def desk(out: Annotated[Path, typer.Argument(metavar="OUT.html")],
+             campaign: Annotated[Path | None, typer.Option(
+                 metavar="DIR", help="The campaign whose page it is (the page pbem site "
+                 "writes as desk.html); without it, a page for making a key before the "
+                 "campaign exists.")] = None) -> None:
+        """Write the order desk: one HTML page where a player makes a key and signs orders
+        in a browser, with no terminal (docs/players.md)."""
+        from pbem import games
+        from pbem.channels import desk as desk_mod
+        from pbem.core.campaign import open_campaign
+        from pbem.core.fsutil import atomic_write
+
+        c = open_campaign(campaign, games.get) if campaign is not None else None
+        atomic_write(out, desk_mod.render(c, c if c is not None and c.is_gm else None),
+                     make_parents=False)
+        typer.echo(f"wrote {out}: open it in a browser, or send it to the players")
