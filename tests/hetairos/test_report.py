@@ -242,7 +242,9 @@ def test_templates_escape_hostile_names() -> None:
            "dice_summary": [], "draw_count": 0, "sealed_count": 0, "commitments": {},
            "nmr": [], "own_commitment": "", "record_hash": "0" * 64, "view": v,
            "game": game, "next_phase": None, "deadline": "", "form": "", "result": {},
-           "board": "", "position": []}
+           "board": "", "position": [],
+           "key_changes": [{"player": "ann", "old": "SHA256:o", "new": "SHA256:n",
+                            "reason": HOSTILE, "from": 4}]}
     html = env.get_template("hetairos/report.html.j2").render(ctx)
     assert "<script>" not in html and "&lt;script&gt;" in html
     md = env.get_template("hetairos/report.md.j2").render(ctx)
