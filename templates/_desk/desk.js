@@ -172,7 +172,13 @@
     return out + q;
   }
   /* The form's one order block: its body, and the line of its BEGIN marker (1-based). */
+  const MAX_TEXT = 4 * 1024 * 1024, MAX_BODY = 256 * 1024;  // armor.MAX_TEXT, MAX_BODY
   function findBlock(text) {
+    const length = Array.from(text).length;
+    if (length > MAX_TEXT) {
+      throw new Refused([new Problem("", "the text is " + length + " characters long, over the " +
+        MAX_TEXT + " limit", "send only the order file")]);
+    }
     const ls = lines(text);
     const begins = [];
     for (let i = 0; i < ls.length; i++) if (ls[i].trim() === BEGIN) begins.push(i);
@@ -199,6 +205,10 @@
     if (i >= ls.length) {
       problems.push(new Problem("line " + (start + 1), "the order block that starts here has no " + END +
         " line", "paste the whole order file, down to the END SSH SIGNATURE line"));
+    }
+    if (!problems.length && enc.encode(normalise(body.join("\n"))).length > MAX_BODY) {
+      problems.push(new Problem("line " + (start + 1), "the order block is too large",
+        "send one order file of at most 256 KiB"));
     }
     if (problems.length) throw new Refused(problems);
     return { body: body.join("\n"), line: start + 1, start, end: i, lines: ls };
