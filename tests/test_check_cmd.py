@@ -186,7 +186,10 @@ def test_new_refuses_a_key_given_twice_or_the_gms(tmp_path: Path) -> None:
 # --- pbem sign --key KEY.pub ---------------------------------------------------------------
 
 
-def test_sign_with_a_public_key_points_to_the_agent_route(tmp_path: Path) -> None:
+def test_sign_with_a_public_key_points_to_the_agent_route(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    monkeypatch.delenv("SSH_AUTH_SOCK", raising=False)  # no agent: the private key is asked
     pbem("keygen", "alice", cwd=tmp_path)
     (tmp_path / "f.txt").write_text(_form("conformance", "join", "t00.join"))
     proc = pbem("sign", "f.txt", "--key", "alice.pub", cwd=tmp_path, ok=False)
@@ -220,6 +223,12 @@ def test_sign_through_ssh_agent(tmp_path: Path, ssh_keygen: str) -> None:
                         str(tmp_path / "alice")], check=True)
         subprocess.run([add, "-q", str(tmp_path / "alice")], env=env, check=True,
                        capture_output=True)
+        (tmp_path / "f.txt").write_text(_form("conformance", "join", "t00.join"))
+        # The usual ~/.ssh layout, the private key beside the .pub: the agent signs.
+        done = subprocess.run(["pbem", "sign", "f.txt", "--key", "alice.pub"], cwd=tmp_path,
+                              env=env, capture_output=True, text=True)
+        assert done.returncode == 0 and "-----END SSH SIGNATURE-----" in done.stdout, \
+            done.stderr
         (tmp_path / "alice").rename(tmp_path / "elsewhere")  # only the agent has it now
         (tmp_path / "f.txt").write_text(_form("conformance", "join", "t00.join"))
         done = subprocess.run(["pbem", "sign", "f.txt", "--key", "alice.pub", "-o",

@@ -301,10 +301,11 @@ def test_19_broken_forms_are_refused_with_the_command_lines_own_words(
         d.close()
 
 
-def test_19_a_key_of_another_campaign_is_named_and_a_replaced_key_refused(
+def test_19_a_replaced_key_is_refused_as_the_players_former_key(
         browser: Any, tmp_path: Path) -> None:
     """After pbem player-key the campaign's page knows the new key from the record after:
-    the old phone's key is refused with the words of the command line."""
+    the old phone's key is refused as the player's former key, in the command line's
+    words."""
     lines = {p: keys.public_key_line(seeded_key(p).public_key().public_bytes_raw())
              for p in ("alice", "bob")}
     c = _new_campaign(tmp_path / "c", lines, "swap")
@@ -325,7 +326,8 @@ def test_19_a_key_of_another_campaign_is_named_and_a_replaced_key_refused(
         d.open(_desk_page(c, tmp_path / "site"))
         _, _, shown = d.sign(_form(c, "alice"))
         assert shown == [_cli_message(tmp_path, c, _form(c, "alice"), key_path)]
-        assert "which is not registered for 'alice' in this campaign" in shown[0]
+        assert "signed by alice's former key" in shown[0]
+        assert "which the GM replaced from record 2 on" in shown[0]
     finally:
         d.close()
 

@@ -50,7 +50,7 @@ def test_13_1_a_players_new_key_signs_from_the_next_record_on(tmp_path: Path) ->
     assert t.campaign.keys_at(k + 1)["alice"] == _raw("alice-new")
 
     (error,) = t.submit(t.signed("alice")).errors  # the old key no longer signs for alice
-    assert "not registered for 'alice'" in error.render()
+    assert "signed by alice's former key" in error.render()
     t.player_keys["alice"] = seeded_key("alice-new")
     t.play_to_end()
 

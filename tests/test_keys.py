@@ -545,3 +545,12 @@ def test_fuzz_allowed_signers_only_signature_errors(text: str) -> None:
             AllowedSigners.parse(candidate)
         except SignatureError as exc:
             assert exc.problems
+
+
+def test_keygen_into_a_missing_folder_says_to_create_it(tmp_path: Path) -> None:
+    """A first-time player often has no ~/.ssh: the message names the folder and the fix."""
+    with pytest.raises(KeyFileError) as err:
+        write_keypair(tmp_path / "no-such" / "pbem_ed25519", key_from_seed(b"k" * 32))
+    assert f"the folder {tmp_path / 'no-such'} does not exist" in str(err.value)
+    assert f"mkdir -p -m 700 {tmp_path / 'no-such'}" in str(err.value)
+    assert not (tmp_path / "no-such").exists()

@@ -21,7 +21,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from pbem.core import escape, ledger
+from pbem.core import escape, keychange, ledger
 from pbem.core.campaign import Campaign
 from pbem.core.keys import public_key_line
 from pbem.core.resources import share_dir
@@ -60,7 +60,7 @@ def facts(public: Campaign | None, gm: Campaign | None) -> dict[str, Any]:
         return {"mail_to": "", "campaign": None,
                 "title": "no campaign: the key, and the form's TOML and envelope only",
                 "campaign_hash": "", "players": [], "records": 0, "phase": None,
-                "keys": {}, "refused": refused}
+                "keys": {}, "former": [], "refused": refused}
     total = ledger.count(public.ledger_dir)
     phase: dict[str, Any] | None
     if total:
@@ -83,6 +83,10 @@ def facts(public: Campaign | None, gm: Campaign | None) -> dict[str, Any]:
             "campaign_hash": public.envelope_hash or "",
             "players": list(public.players), "records": total, "phase": phase,
             "keys": {p: public_key_line(keys[p]) for p in public.players},
+            "former": [{"player": p, "key": public_key_line(k), "record": seq,
+                        "reason": reason}
+                       for (p, k), (seq, reason) in keychange.former_keys(public).items()
+                       if keys.get(p) != k],
             "refused": refused}
 
 

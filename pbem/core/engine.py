@@ -277,7 +277,7 @@ def check_order_notes(campaign: Campaign, block: armor.Block, state: State | Non
     """:func:`check_order`, and the receipt's "checked again when it runs" lines of the
     accepted orders (:meth:`Ruleset.check`: one pass of the rules for both)."""
     order = orders_mod.parse(block, source)
-    orders_mod.check_signature(order, signers_now(campaign), source)
+    _check_signer(campaign, order, source)
     orders_mod.check_envelope(order, campaign.id, campaign.players, phase, source,
                               campaign_hash=campaign.envelope_hash)
     assert phase is not None
@@ -296,13 +296,22 @@ def check_order_public(campaign: Campaign, block: armor.Block, source: str) -> O
     and that the phase is the one the last ledger record opened. The rules need the state,
     which only the GM holds."""
     order = orders_mod.parse(block, source)
-    orders_mod.check_signature(order, signers_now(campaign), source)
+    _check_signer(campaign, order, source)
     h = head(campaign)
     open_id = h.record["next_phase"] if h.record else JOIN_PHASE
     spec = PhaseSpec(open_id, "public", (order.player,)) if open_id else None
     orders_mod.check_envelope(order, campaign.id, campaign.players, spec, source,
                               campaign_hash=campaign.envelope_hash)
     return order
+
+
+def _check_signer(campaign: Campaign, order: OrderFile, source: str) -> None:
+    """:func:`orders.check_signature` against the keys valid now; a key the ledger replaced,
+    or one the GM registered from the next record on, is named as such."""
+    try:
+        orders_mod.check_signature(order, signers_now(campaign), source)
+    except SignatureError as exc:
+        raise keychange.explain(campaign, order, exc) from None
 
 
 def signers_now(campaign: Campaign) -> AllowedSigners:
@@ -361,8 +370,6 @@ def _submit_locked(campaign: Campaign, data: bytes, source: str, result: SubmitR
             if notes:
                 receipt = dataclasses.replace(receipt, notes=notes)
             result.receipts.append(receipt)
-        except SignatureError as exc:
-            result.errors.append(keychange.explain_early(campaign, block, exc))
         except ProblemsError as exc:
             result.errors.append(exc)
 

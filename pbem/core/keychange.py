@@ -140,23 +140,43 @@ def _game_over(campaign: Campaign, seq: int) -> bool:
     return bool(ledger.load(data, ledger.record_name(seq)).get("game_over"))
 
 
-def explain_early(campaign: Campaign, block: Any, exc: SignatureError) -> SignatureError:
-    """``exc``, the refusal of an order signed with a key not yet valid: when that key is
-    queued to replace the player's (the GM's copy knows), the problem says from which
-    record it signs instead of only "not registered"."""
-    waiting = pending(campaign) if campaign.is_gm else []
-    if not waiting or block.signature is None:
+def explain(campaign: Campaign, order: Any, exc: SignatureError) -> SignatureError:
+    """``exc``, the refusal of an order whose key is not the player's now, said better when
+    the key is the player's former key (a ``[[key_changes]]`` of the ledger replaced it), or
+    (the GM's copy knows) the new key queued for the next record."""
+    block = order.block
+    if block.signature is None:
         return exc
     try:
         signer = sshsig.parse_armor(block.signature).public_key
     except SignatureError:
         return exc
-    for change in waiting:
-        if change.new == signer:
+    player = order.envelope.player
+    for change in pending(campaign) if campaign.is_gm else []:
+        if change.player == player and change.new == signer:
             return SignatureError(Problem(
-                "signature", f"signed by {change.player}'s new key "
-                f"{sshsig.fingerprint(signer)}, which the GM registered from record "
-                f"{change.from_record} on (the phase after the open one)",
+                "signature", f"signed by {player}'s new key {sshsig.fingerprint(signer)}, "
+                f"which the GM registered from record {change.from_record} on (the phase "
+                "after the open one)",
                 "the open phase still takes the old key; if you no longer have it, wait for "
                 "the next report and sign its form with the new key"), exc.source)
+    former = former_keys(campaign).get((player, signer))
+    if former is not None:
+        seq, reason = former
+        return SignatureError(Problem(
+            "signature", f"signed by {player}'s former key {sshsig.fingerprint(signer)}, "
+            f"which the GM replaced from record {seq + 1} on (the GM: {reason})",
+            "sign with your new key; if you did not ask for the change, keep this file: "
+            "pbem receipts shows the change"), exc.source)
     return exc
+
+
+def former_keys(campaign: Campaign) -> dict[tuple[str, bytes], tuple[int, str]]:
+    """(player, key) -> (the record whose key change replaced it, the GM's reason), the last
+    such change of each; keys given back later are the player's again, not former."""
+    out: dict[tuple[str, bytes], tuple[int, str]] = {}
+    for seq, changes in campaign.key_changes(ledger.count(campaign.ledger_dir)):
+        for change in changes:
+            out[(change["principal"], parse_public_key(change["old"]))] = (seq,
+                                                                            change["reason"])
+    return out

@@ -238,6 +238,10 @@ def write_keypair(path: Path, key: Ed25519PrivateKey, comment: str = "") -> None
         _create_exclusive(path, private, 0o600)
     except FileExistsError:
         raise KeyFileError(f"{path} already exists; pbem never overwrites a key file") from None
+    except FileNotFoundError:
+        folder = path.parent
+        raise KeyFileError(f"cannot write {path}: the folder {folder} does not exist "
+                           f"(fix: create it first, mkdir -p -m 700 {folder})") from None
     except OSError as exc:
         raise KeyFileError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
@@ -431,7 +435,8 @@ def public_key_given(path: Path) -> str:
 
 def agent_public_key(path: Path) -> bytes | None:
     """The key of ``path`` when pbem should sign through ssh-agent: ``path`` holds a public
-    key, no private key file is beside it, and an agent is running (``SSH_AUTH_SOCK``)."""
+    key and an agent is running (``SSH_AUTH_SOCK``). The private key may be beside it (the
+    usual ``~/.ssh`` layout): given the ``.pub``, the player asked for the agent."""
     path = Path(path)
     if not os.environ.get("SSH_AUTH_SOCK"):
         return None
@@ -443,9 +448,6 @@ def agent_public_key(path: Path) -> bytes | None:
         return None
     if not _looks_like_public_key(data):
         return None
-    private = path.with_suffix("") if path.suffix == ".pub" else None
-    if private is not None and private.is_file():
-        return None  # the private key is here: load_private_key says to give it instead
     try:
         return _parse_public_key(data.decode("utf-8"), str(path))
     except (KeyFileError, UnicodeDecodeError):

@@ -361,6 +361,12 @@
       throw new Refused([new Problem("signature", "signed by the key of " + others.join(", ") +
         ", but the envelope says player " + pyRepr(player), "each player signs their own orders with their own key")]);
     }
+    const former = DATA.former.find((f) => f.player === player && equal(parsePublicLine(f.key), pub));
+    if (former) {
+      throw new Refused([new Problem("signature", "signed by " + player + "'s former key " + await fingerprint(pub) +
+        ", which the GM replaced from record " + (former.record + 1) + " on (the GM: " + former.reason + ")",
+        "sign with your new key; if you did not ask for the change, keep this file: pbem receipts shows the change")]);
+    }
     throw new Refused([new Problem("signature", "signed by key " + await fingerprint(pub) +
       ", which is not registered for " + pyRepr(player) + " in this campaign",
       "sign with the key you gave the GM, or ask the GM to register your new key")]);
@@ -544,7 +550,10 @@
       input.autocapitalize = "off"; input.setAttribute("autocorrect", "off");
       if (f.placeholder) input.placeholder = f.placeholder;
       input.addEventListener("change", () => {
-        $("form-text").value = setField($("form-text").value, f, input.value.trim());
+        // Phone keyboards turn " into curly quotes: around a value they can only mean ".
+        const typed = input.value.trim().replace(/^[\u201c\u201d\u201e](.*)[\u201c\u201d]$/, '"$1"');
+        input.value = typed;
+        $("form-text").value = setField($("form-text").value, f, typed);
         $("result").hidden = true;
         run(async () => { await check(); renderFields(); });
       });
@@ -578,7 +587,7 @@
       problemsOut(null);
       $("signed").value = out.armored;
       $("commitment").textContent = out.commitment;
-      const subject = "Orders " + DATA.campaign + " " + out.envelope.phase + " " + out.envelope.player;
+      const subject = "Orders " + out.envelope.campaign + " " + out.envelope.phase + " " + out.envelope.player;
       $("mailto").href = "mailto:" + encodeURIComponent(DATA.mail_to || "").replace("%40", "@") + "?subject=" +
         encodeURIComponent(subject) + "&body=" + encodeURIComponent(out.armored);
       $("result").hidden = false;
