@@ -58,6 +58,7 @@ class Device:
         return self.public_line()
 
     def import_key(self, text: str, label: str) -> str:
+        self.page.evaluate("document.querySelector('#key-add').open = true")
         self.page.fill("#key-label", label)
         self.page.fill("#key-paste", text)
         self.page.click("#key-import")
@@ -66,6 +67,15 @@ class Device:
             " [...document.querySelectorAll('#key-select option')].some(o =>"
             " o.textContent.startsWith(l))", arg=label)
         return self.public_line()
+
+    def choose(self, label: str) -> None:
+        """Choose the key called ``label`` under "Key to sign with"."""
+        value = self.page.evaluate(
+            "l => [...document.querySelectorAll('#key-select option')]"
+            ".find(o => o.textContent.startsWith(l + ' \u2014')).value", label)
+        self.page.select_option("#key-select", value)
+        self.page.wait_for_function(
+            "l => document.querySelector('#key-public').value.endsWith(' ' + l)", arg=label)
 
     def public_line(self) -> str:
         """The key line the page shows, without its comment (the key's name)."""
@@ -321,6 +331,17 @@ def test_19_a_replaced_key_is_refused_as_the_players_former_key(
         assert not engine.submit(c, sign_text(_form(c, "bob"), seeded_key("bob")).encode(),
                                  "bob").errors
         keychange.queue(c, "alice", seeded_key("alice-2").public_key().public_bytes_raw())
+        # Before the record that carries it, the new key is refused as too early, in the
+        # words of the GM's own check.
+        early_key = tmp_path / "alice-2-key"
+        keys.write_keypair(early_key, seeded_key("alice-2"))
+        d.open(_desk_page(c, tmp_path / "site", whole_site=False))
+        d.import_key(early_key.read_text(), "alice-2")
+        d.choose("alice-2")
+        _, _, shown = d.sign(_form(c, "alice"))
+        assert shown == [_cli_message(tmp_path, c, _form(c, "alice"), early_key)]
+        assert "registered from record 2 on" in shown[0]
+        d.choose("alice")
         engine.adjudicate(c, lambda: seeded_key("gm"))
         c = open_campaign(c.root, games.get)
         d.open(_desk_page(c, tmp_path / "site"))

@@ -60,7 +60,7 @@ def facts(public: Campaign | None, gm: Campaign | None) -> dict[str, Any]:
         return {"mail_to": "", "campaign": None,
                 "title": "no campaign: the key, and the form's TOML and envelope only",
                 "campaign_hash": "", "players": [], "records": 0, "phase": None,
-                "keys": {}, "former": [], "refused": refused}
+                "keys": {}, "former": [], "early": [], "refused": refused}
     total = ledger.count(public.ledger_dir)
     phase: dict[str, Any] | None
     if total:
@@ -87,6 +87,9 @@ def facts(public: Campaign | None, gm: Campaign | None) -> dict[str, Any]:
                         "reason": reason}
                        for (p, k), (seq, reason) in keychange.former_keys(public).items()
                        if keys.get(p) != k],
+            "early": [{"player": q.player, "key": public_key_line(q.new),
+                       "record": q.from_record} for q in keychange.pending(gm)]
+            if gm is not None else [],
             "refused": refused}
 
 

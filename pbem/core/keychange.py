@@ -27,6 +27,7 @@ from pbem.core.campaign import GM_PRINCIPAL, Campaign, apply_key_change, key_tex
 from pbem.core.errors import CampaignError, Problem, SignatureError
 from pbem.core.fsutil import CampaignLock, atomic_write
 from pbem.core.keys import parse_public_key
+from pbem.core.orders import OrderFile
 
 QUEUE = "key_changes.toml"
 #: ``reason`` is published in the ledger (docs/protocol.md section 6).
@@ -140,7 +141,7 @@ def _game_over(campaign: Campaign, seq: int) -> bool:
     return bool(ledger.load(data, ledger.record_name(seq)).get("game_over"))
 
 
-def explain(campaign: Campaign, order: Any, exc: SignatureError) -> SignatureError:
+def explain(campaign: Campaign, order: OrderFile, exc: SignatureError) -> SignatureError:
     """``exc``, the refusal of an order whose key is not the player's now, said better when
     the key is the player's former key (a ``[[key_changes]]`` of the ledger replaced it), or
     (the GM's copy knows) the new key queued for the next record."""

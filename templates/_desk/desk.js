@@ -361,6 +361,12 @@
       throw new Refused([new Problem("signature", "signed by the key of " + others.join(", ") +
         ", but the envelope says player " + pyRepr(player), "each player signs their own orders with their own key")]);
     }
+    const early = DATA.early.find((f) => f.player === player && equal(parsePublicLine(f.key), pub));
+    if (early) {
+      throw new Refused([new Problem("signature", "signed by " + player + "'s new key " + await fingerprint(pub) +
+        ", which the GM registered from record " + early.record + " on (the phase after the open one)",
+        "the open phase still takes the old key; if you no longer have it, wait for the next report and sign its form with the new key")]);
+    }
     const former = DATA.former.find((f) => f.player === player && equal(parsePublicLine(f.key), pub));
     if (former) {
       throw new Refused([new Problem("signature", "signed by " + player + "'s former key " + await fingerprint(pub) +
