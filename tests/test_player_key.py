@@ -161,25 +161,27 @@ def test_19_2_a_queue_left_by_a_killed_run_is_never_applied_twice(tmp_path: Path
     assert audit.audit(t.reopen()).replayed
 
 
+def _play(t: Table, sent: dict[str, list[str]]) -> None:
+    """Every actor of the open phase signs with their key now and submits; the phase is
+    adjudicated; what each sent is added to ``sent``."""
+    phase = engine.open_phase(t.campaign)[2]
+    assert phase is not None
+    for p in phase.actors:
+        text = t.signed(p)
+        assert not t.submit(text).errors
+        sent.setdefault(p, []).append(text)
+    t.adjudicate()
+    t.reopen()
+
+
 def _played_with_a_change(tmp_path: Path) -> tuple[Table, dict[str, list[str]]]:
     t = make_table(tmp_path / "gm")
-    sent: dict[str, list[str]] = {p: [] for p in t.campaign.players}
-
-    def play() -> None:
-        phase = engine.open_phase(t.campaign)[2]
-        assert phase is not None
-        for p in phase.actors:
-            text = t.signed(p)
-            assert not t.submit(text).errors
-            sent[p].append(text)
-        t.adjudicate()
-
-    play()
+    sent: dict[str, list[str]] = {}
+    _play(t, sent)
     keychange.queue(t.campaign, "alice", _raw("alice-new"), "lost a phone")
-    play()
-    t.reopen()
+    _play(t, sent)
     t.player_keys["alice"] = seeded_key("alice-new")
-    play()
+    _play(t, sent)
     return t, sent
 
 
@@ -222,30 +224,20 @@ def test_19_2_a_key_swapped_for_one_record_and_back_fails_the_players_receipts(
     """The GM gives alice a key of theirs for one record (to sign an order in her name),
     then gives hers back: the audit passes, her receipts with her one key do not."""
     t = make_table(tmp_path / "gm")
-    sent: list[str] = []
-
-    def play() -> None:
-        phase = engine.open_phase(t.campaign)[2]
-        assert phase is not None
-        for p in phase.actors:
-            text = t.signed(p)
-            assert not t.submit(text).errors
-            if p == "alice" and t.player_keys["alice"] == seeded_key("alice"):
-                sent.append(text)
-        t.adjudicate()
-        t.reopen()
-
-    play()
+    hers: dict[str, list[str]] = {}  # what alice signed with her own key
+    _play(t, hers)
     keychange.queue(t.campaign, "alice", _raw("gm-puppet"), "lost a phone")
-    play()
+    _play(t, hers)
     t.player_keys["alice"] = seeded_key("gm-puppet")
     keychange.queue(t.campaign, "alice", _raw("alice"), "found it again")
-    play()
+    _play(t, {})
     t.player_keys["alice"] = seeded_key("alice")
     t.play_to_end()
+    sent = hers["alice"]
     assert audit.audit(t.campaign).replayed
     found = receipts_check(t.campaign, "alice", [_raw("alice")],
                            [(f"sent-{n}.txt", s) for n, s in enumerate(sent)])
-    (swap,) = [m for m in found.mismatches if "not one of yours" in m]
+    (swap,) = found.mismatches  # her own files and commitments are all there
+    assert "not one of yours" in swap
     assert "record 000002's key change gives alice the key" in swap
     assert sshsig.fingerprint(_raw("gm-puppet")) in swap
