@@ -241,3 +241,60 @@ def test_19_2_a_key_swapped_for_one_record_and_back_fails_the_players_receipts(
     assert "not one of yours" in swap
     assert "record 000002's key change gives alice the key" in swap
     assert sshsig.fingerprint(_raw("gm-puppet")) in swap
+
+
+KEYCHANGE_EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "conformance-keychange-3p"
+
+
+def _keychange_campaign(root: Path) -> Table:
+    """The example's campaign: the tests' three-player conformance table, alice's key
+    replaced by the GM while phase r01.pledge is open (carried by record 2, hers from record
+    3 on), played to the end with the seeded keys and the forms' fixed salts."""
+    t = make_table(root)
+    _play(t, {})
+    keychange.queue(t.campaign, "alice", _raw("alice-new"), "lost her phone")
+    _play(t, {})
+    t.player_keys["alice"] = seeded_key("alice-new")
+    t.play_to_end()
+    return t
+
+
+def test_19_2_the_key_change_example_is_what_the_table_plays_and_audits(
+        tmp_path: Path, ssh_keygen: str) -> None:
+    """examples/conformance-keychange-3p, for those who write verifiers: record 2 carries the
+    change; every audit replays the whole game; alice's orders after it verify with OpenSSH
+    against her new key and not her old one. PBEM_REGENERATE_GOLDEN=1 writes it anew."""
+    import os
+    import shutil
+
+    t = _keychange_campaign(tmp_path / "gm")
+    made = tmp_path / "public"
+    export_public(t.root, made)
+    if os.environ.get("PBEM_REGENERATE_GOLDEN"):
+        shutil.rmtree(KEYCHANGE_EXAMPLE, ignore_errors=True)
+        shutil.copytree(made, KEYCHANGE_EXAMPLE)
+    want = sorted(p.relative_to(made) for p in made.rglob("*") if p.is_file())
+    assert want == sorted(p.relative_to(KEYCHANGE_EXAMPLE)
+                          for p in KEYCHANGE_EXAMPLE.rglob("*") if p.is_file())
+    for rel in want:
+        assert (made / rel).read_bytes() == (KEYCHANGE_EXAMPLE / rel).read_bytes(), (
+            f"{rel} differs (regenerate: PBEM_REGENERATE_GOLDEN=1 pytest {__file__})")
+    c = open_campaign(KEYCHANGE_EXAMPLE, games.get)
+    result = audit.audit(c)
+    assert result.replayed and result.game_over
+    record = tomllib.loads((KEYCHANGE_EXAMPLE / "ledger" / "000002.toml").read_text())
+    assert [k["principal"] for k in record["key_changes"]] == ["alice"]
+    later = [(k, rec["orders"]["alice"]) for k in range(3, result.records + 1)
+             if "alice" in (rec := tomllib.loads(
+                 (KEYCHANGE_EXAMPLE / "ledger" / ledger.record_name(k)).read_text()))["orders"]]
+    assert later
+    body, sig = _split(later[0][1])
+    (tmp_path / "body.sig").write_text(sig)
+    for key, ok in ((_raw("alice-new"), True), (_raw("alice"), False)):
+        (tmp_path / "signers").write_text(
+            f'alice namespaces="pbem-orders" {keys.public_key_line(key)}\n')
+        done = subprocess.run([ssh_keygen, "-Y", "verify", "-f", str(tmp_path / "signers"),
+                               "-I", "alice", "-n", "pbem-orders", "-s",
+                               str(tmp_path / "body.sig")], input=body, capture_output=True,
+                              check=False)
+        assert (done.returncode == 0) == ok, done.stderr
