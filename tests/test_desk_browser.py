@@ -187,11 +187,16 @@ def test_19_a_whole_campaign_signed_on_the_order_desk_with_a_key_replaced_midway
                 d.open(page)
                 signed, commitment, problems = d.sign(_form(c, p))
                 assert problems == [], problems
-                result = engine.submit(c, signed.encode(), f"{p}.txt")
-                assert not result.errors, [e.render() for e in result.errors]
-                assert result.receipts[0].commitment == commitment
-                if signed_count == 0:
+                if signed_count == 0:  # the first as a GM would: OpenSSH, then pbem submit
                     _ssh_verify(ssh_keygen, tmp_path, signed, p, lines[p])
+                    (tmp_path / "mail.txt").write_text(signed)
+                    done = run_pbem("submit", str(c.root), "mail.txt", cwd=tmp_path)
+                    assert f"accepted orders of {p}" in done.stdout
+                    assert f"commitment {commitment}" in done.stdout
+                else:
+                    result = engine.submit(c, signed.encode(), f"{p}.txt")
+                    assert not result.errors, [e.render() for e in result.errors]
+                    assert result.receipts[0].commitment == commitment
                 signed_count += 1
                 new_key_orders += p == "alice" and replaced_at > 0
             if not replaced_at and engine.open_phase(c)[0] == 1:
