@@ -50,6 +50,8 @@ class Device:
 
     def open(self, path: Path) -> None:
         self.page.goto(path.as_uri(), wait_until="load")
+        # The keys are read from IndexedDB after the load: the page is ready when shown.
+        self.page.wait_for_selector("body[data-ready]", state="attached")
 
     def create_key(self, label: str) -> str:
         self.page.fill("#key-label", label)
@@ -103,6 +105,14 @@ class Device:
             "async () => Promise.all((await pbemDesk.allKeys()).map(async k => {"
             " try { await crypto.subtle.exportKey('pkcs8', k.privateKey); return 'exported'; }"
             " catch (e) { return e.name; } }))"))
+
+    def open_blank_desk(self) -> None:
+        """A desk page of no campaign, written beside nothing: for its code alone."""
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp())
+        (folder / "desk.html").write_bytes(desk.render(None))
+        self.open(folder / "desk.html")
 
     def width(self) -> int:
         return int(self.page.evaluate("document.documentElement.scrollWidth"))
@@ -426,5 +436,89 @@ def test_19_the_fields_of_the_form_with_their_comments_as_help(
         body = filled.split("-----BEGIN PBEM ORDERS-----\n")[1].split("-----END")[0]
         assert tomllib.loads(body)["orders"] == {"steps": ["move E"],
                                                  "standing": {"imprison": False}}
+    finally:
+        d.close()
+
+
+def _variants(text: str) -> list[str]:
+    """An order form's [orders] with its examples made live, then each key misspelt and each
+    value given another type, one change at a time: the mistakes a player makes."""
+    live = re.sub(r"(?m)^# (?=\[|[\w.\"-]+ *=)", "", text)
+    out = [live]
+    lines = live.split("\n")
+    for n, line in enumerate(lines):
+        m = re.match(r'(\s*)([A-Za-z0-9_-]+)(\s*=\s*)(.*)$', line)
+        if m is None:
+            continue
+        for change in (m.group(2)[:-1] or "x", m.group(2) + "s"):
+            out.append("\n".join([*lines[:n], m.group(1) + change + m.group(3) + m.group(4),
+                                  *lines[n + 1:]]))
+        for value in ('"7"', "7", "true", '"yes"', "[1, \"a\"]", "{ a = 1 }", "2.5", '"True"'):
+            out.append("\n".join([*lines[:n], m.group(1) + m.group(2) + m.group(3) + value,
+                                  *lines[n + 1:]]))
+    return out
+
+
+def test_19_the_desk_checks_keys_and_types_of_every_form_as_pbem_check_does(
+        browser: Any) -> None:
+    """formcheck's checks of [orders] against each form of every game, ported to the desk:
+    the same problems, word for word, on each form's examples with every key misspelt and
+    every value of another type; difflib's "did you mean" included."""
+    from pbem.core import formcheck
+
+    root = Path(__file__).resolve().parents[1]
+    cases: list[tuple[str, str, dict[str, Any], str]] = []
+    for path in sorted(root.glob("orders/*/*.toml")):
+        game, kind = path.parent.name, path.stem
+        table = formcheck.form_schema(game, kind)
+        assert table is not None
+        schema = desk._table_json(table)
+        for text in _variants(path.read_text(encoding="utf-8")):
+            try:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError:
+                continue
+            want = [str(p) for p in formcheck._check_table(data.get("orders", data), table,
+                                                           "orders", kind)]
+            cases.append((text, kind, schema, "\n".join(want)))
+    d = Device(browser)
+    try:
+        d.open_blank_desk()
+        got = d.page.evaluate(
+            "cases => cases.map(([t, kind, schema]) => { const data = tomli.loads(t);"
+            " const orders = data.has('orders') ? data.get('orders') : data;"
+            " return pbemDesk.checkTable(orders, schema, 'orders', kind).join('\\n'); })",
+            [[t, k, s] for t, k, s, _ in cases])
+    finally:
+        d.close()
+    wrong = [(t[:80], w, g) for (t, _, _, w), g in zip(cases, got, strict=True) if w != g]
+    assert len(cases) > 400 and sum(bool(w) for *_, w in cases) > 300
+    assert not wrong, wrong[:3]
+
+
+def test_19_the_desk_refuses_a_mistyped_order_with_pbem_checks_words(
+        browser: Any, tmp_path: Path) -> None:
+    lines = {p: keys.public_key_line(seeded_key(p).public_key().public_bytes_raw())
+             for p in ("alice", "bob")}
+    c = _new_campaign(tmp_path / "c", lines, "typo")
+    for p in ("alice", "bob"):
+        assert not engine.submit(c, sign_text(_form(c, p), seeded_key(p)).encode(), p).errors
+    engine.adjudicate(c, lambda: seeded_key("gm"))
+    c = open_campaign(c.root, games.get)
+    key_path = tmp_path / "alice-key"
+    keys.write_keypair(key_path, seeded_key("alice"))
+    form = _form(c, "alice")
+    d = Device(browser)
+    try:
+        d.open(_desk_page(c, tmp_path / "site", whole_site=False))
+        d.import_key(key_path.read_text(), "alice")
+        for typo in ('pledge = "7"', "pledg = 7", "pledge = true"):
+            text = re.sub(r"(?m)^pledge = 0", typo, form)
+            _, _, shown = d.sign(text)
+            (tmp_path / "f.txt").write_text(text)
+            done = run_pbem("check", "f.txt", cwd=tmp_path, ok=False)
+            said = [line.removeprefix("f.txt: ") for line in done.stdout.splitlines()
+                    + done.stderr.splitlines() if line.startswith("f.txt: line")]
+            assert shown == said and shown, (typo, shown, done.stdout, done.stderr)
     finally:
         d.close()

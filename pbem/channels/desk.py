@@ -57,7 +57,7 @@ def facts(public: Campaign | None, gm: Campaign | None) -> dict[str, Any]:
     campaign is."""
     refused = {str(k): list(v) for k, v in refused_table().items()}
     if public is None:
-        return {"mail_to": "", "campaign": None,
+        return {"forms": [], "mail_to": "", "campaign": None,
                 "title": "no campaign: the key, and the form's TOML and envelope only",
                 "campaign_hash": "", "players": [], "records": 0, "phase": None,
                 "keys": {}, "former": [], "early": [], "refused": refused}
@@ -78,7 +78,8 @@ def facts(public: Campaign | None, gm: Campaign | None) -> dict[str, Any]:
         if spec is not None and spec.id == phase["id"]:
             phase["actors"] = list(spec.actors)
     keys = public.keys_at(total + 1)
-    return {"mail_to": _orders_address(gm) if gm is not None else "",
+    return {"forms": _forms(public, phase["id"]) if phase is not None else [],
+            "mail_to": _orders_address(gm) if gm is not None else "",
             "campaign": public.id, "title": public.ruleset.title,
             "campaign_hash": public.envelope_hash or "",
             "players": list(public.players), "records": total, "phase": phase,
@@ -91,6 +92,29 @@ def facts(public: Campaign | None, gm: Campaign | None) -> dict[str, Any]:
                        "record": q.from_record} for q in keychange.pending(gm)]
             if gm is not None else [],
             "refused": refused}
+
+
+def _forms(public: Campaign, phase_id: str) -> list[dict[str, Any]]:
+    """The order forms the open phase may name, each with the keys and types of its
+    ``[orders]`` (:func:`pbem.core.formcheck.schema`): what ``pbem check`` checks, for the
+    page to check the same before it signs."""
+    from pbem.core import formcheck
+
+    out = []
+    for game, kind in formcheck.forms_for(phase_id, public.ruleset.name):
+        found = formcheck.form_schema(game, kind)
+        if found is not None:
+            out.append({"kind": kind, "label": f"orders/{game}/{kind}.toml",
+                        "table": _table_json(found)})
+    return out
+
+
+def _table_json(t: Any) -> dict[str, Any]:
+    """A :class:`pbem.core.formcheck.Table` as the page reads it."""
+    return {"array": t.array,
+            "keys": {k: {"types": sorted(v.types), "items": sorted(v.items)}
+                     for k, v in t.keys.items()},
+            "tables": {k: _table_json(sub) for k, sub in t.tables.items()}}
 
 
 def _orders_address(gm: Campaign) -> str:

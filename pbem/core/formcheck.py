@@ -118,7 +118,7 @@ def schema(form: str) -> Table:
 
 
 @cache
-def _form_schema(game: str, kind: str) -> Table | None:
+def form_schema(game: str, kind: str) -> Table | None:
     path = share_dir("orders") / game / f"{kind}.toml"
     if not path.is_file():
         return None
@@ -226,7 +226,7 @@ def check_orders(order: OrderFile, game: str | None = None
                     "keys of [orders] are not checked")
     best: tuple[list[Problem], str] | None = None
     for name, kind in candidates:
-        table = _form_schema(name, kind)
+        table = form_schema(name, kind)
         assert table is not None
         problems = _check_table(order.orders, table, "orders", kind)
         label = f"orders/{name}/{kind}.toml"

@@ -409,6 +409,202 @@
     }
   }
 
+  /* ---- the form's keys and types (pbem/core/formcheck.py, what `pbem check` checks) --- */
+  const TYPE_NAMES = { str: "a string", int: "a whole number", float: "a number", bool: "true or false",
+    list: "a list", table: "a table", datetime: "a date" };
+  function pyType(v) {
+    if (typeof v === "boolean") return "bool";
+    if (typeof v === "bigint") return "int";
+    if (typeof v === "number") return "float";
+    if (typeof v === "string") return "str";
+    if (Array.isArray(v)) return "list";
+    if (v instanceof Map) return "table";
+    return "datetime";
+  }
+  function pyStr(v) {  // str() of a scalar as Python prints it
+    if (typeof v === "number") {
+      if (Number.isNaN(v)) return "nan";
+      if (!Number.isFinite(v)) return v > 0 ? "inf" : "-inf";
+      if (Number.isInteger(v) && Math.abs(v) < 1e16) return v.toFixed(1);
+      return String(v).replace(/e\+?/, (m) => (m === "e" ? "e" : "e+"));
+    }
+    if (typeof v === "boolean") return v ? "True" : "False";
+    if (typeof v === "string" || typeof v === "bigint") return String(v);
+    return pyValueRepr(v);
+  }
+  function pyValueRepr(v) {  // repr() of a parsed value, inside a list or a table
+    if (typeof v === "string") return pyRepr(v);
+    if (Array.isArray(v)) return "[" + v.map(pyValueRepr).join(", ") + "]";
+    if (v instanceof Map) return "{" + [...v].map(([k, x]) => pyRepr(k) + ": " + pyValueRepr(x)).join(", ") + "}";
+    if (v !== null && typeof v === "object") return String(v.text);  // a date: rare in orders
+    return pyStr(v);
+  }
+  const describeTypes = (types) => [...types].map((t) => TYPE_NAMES[t]).sort().join(" or ");
+  const fits = (actual, wanted) => wanted.includes(actual) || (actual === "int" && wanted.includes("float"));
+  function tomlRepr(v) {
+    return typeof v === "string" ? '"' + v + '"' : typeof v === "boolean" ? String(v) : pyStr(v);
+  }
+  function typeProblem(where, value, wanted) {
+    const actual = pyType(value);
+    const only = (...ts) => wanted.length === ts.length && ts.every((t) => wanted.includes(t));
+    let hint = "the form has " + describeTypes(wanted) + " here";
+    if ((actual === "int" || actual === "float") && only("str")) hint = 'ids and names are strings: write "' + pyStr(value) + '"';
+    else if (actual === "str" && wanted.every((t) => t === "int" || t === "float") && /^\d+$/.test(value.trim().replace(/^-+/, ""))) hint = "numbers are written without quotes: write " + value.trim();
+    else if (actual === "str" && only("bool") && ["true", "false"].includes(value.toLowerCase())) hint = "write " + value.toLowerCase() + " without quotes";
+    else if (only("list")) hint = "write a list in brackets: [" + tomlRepr(value) + "]";
+    return new Problem(where, "is " + TYPE_NAMES[actual] + ", not " + describeTypes(wanted), hint);
+  }
+
+  /* difflib.get_close_matches(word, possibilities, n=1): SequenceMatcher's ratio, and its two
+   * quick bounds, over code points, with its "popular element" rule for long words. */
+  function matchingChars(a, b) {
+    const b2j = new Map();
+    b.forEach((c, j) => { if (!b2j.has(c)) b2j.set(c, []); b2j.get(c).push(j); });
+    if (b.length >= 200) {
+      const ntest = Math.floor(b.length / 100) + 1;
+      for (const [c, idx] of [...b2j]) if (idx.length > ntest) b2j.delete(c);
+    }
+    function longest(alo, ahi, blo, bhi) {
+      let besti = alo, bestj = blo, bestsize = 0, j2len = new Map();
+      for (let i = alo; i < ahi; i++) {
+        const next = new Map();
+        for (const j of b2j.get(a[i]) || []) {
+          if (j < blo) continue;
+          if (j >= bhi) break;
+          const k = (j2len.get(j - 1) || 0) + 1;
+          next.set(j, k);
+          if (k > bestsize) { besti = i - k + 1; bestj = j - k + 1; bestsize = k; }
+        }
+        j2len = next;
+      }
+      while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) { besti--; bestj--; bestsize++; }
+      while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
+      return [besti, bestj, bestsize];
+    }
+    let total = 0;
+    const queue = [[0, a.length, 0, b.length]];
+    while (queue.length) {
+      const [alo, ahi, blo, bhi] = queue.pop();
+      const [i, j, k] = longest(alo, ahi, blo, bhi);
+      if (k) {
+        total += k;
+        if (alo < i && blo < j) queue.push([alo, i, blo, j]);
+        if (i + k < ahi && j + k < bhi) queue.push([i + k, ahi, j + k, bhi]);
+      }
+    }
+    return total;
+  }
+  function closeMatch(word, possibilities) {
+    const b = Array.from(word);
+    let best = null;
+    for (const x of possibilities) {
+      const a = Array.from(x), n = a.length + b.length;
+      const score = (m) => (n ? 2 * m / n : 1);
+      if (score(Math.min(a.length, b.length)) < 0.6) continue;
+      const avail = new Map();
+      for (const c of b) avail.set(c, (avail.get(c) || 0) + 1);
+      let quick = 0;
+      for (const c of a) if ((avail.get(c) || 0) > 0) { avail.set(c, avail.get(c) - 1); quick++; }
+      if (score(quick) < 0.6) continue;
+      const ratio = score(matchingChars(a, b));
+      if (ratio >= 0.6 && (!best || ratio > best[0] || (ratio === best[0] && x > best[1]))) best = [ratio, x];
+    }
+    return best ? best[1] : null;
+  }
+
+  function checkTable(orders, table, path, kind) {
+    const problems = [];
+    const known = [...new Set([...Object.keys(table.keys), ...Object.keys(table.tables)])].sort();
+    const keyNames = Object.keys(table.keys);
+    const numbered = keyNames.length > 0 && keyNames.every((k) => /^[0-9]+$/.test(k));
+    for (const [key, value] of orders) {
+      const where = "[" + path + "] " + key;
+      if (Object.prototype.hasOwnProperty.call(table.tables, key)) {
+        const sub = table.tables[key];
+        if (sub.array) {
+          if (!Array.isArray(value) || !value.every((v) => v instanceof Map)) {
+            problems.push(new Problem(where, "is " + TYPE_NAMES[pyType(value)] + ", not a list of tables",
+              "write each one under its own [[" + path + "." + key + "]] line, as the form shows"));
+            continue;
+          }
+          value.forEach((item, n) => problems.push(...checkTable(item, sub, path + "." + key + " #" + (n + 1), kind)));
+        } else if (value instanceof Map) {
+          problems.push(...checkTable(value, sub, path + "." + key, kind));
+        } else {
+          problems.push(new Problem(where, "is " + TYPE_NAMES[pyType(value)] + ", not a table",
+            "write it under the [" + path + "." + key + "] line, as the form shows"));
+        }
+        continue;
+      }
+      let spec = Object.prototype.hasOwnProperty.call(table.keys, key) ? table.keys[key] : null;
+      if (!spec && numbered) {
+        if (!/^[0-9]+$/.test(key)) {
+          problems.push(new Problem(where, "is not a number", "this table's keys are unit numbers, as in the form's example"));
+          continue;
+        }
+        spec = { types: [...new Set(keyNames.flatMap((k) => table.keys[k].types))], items: [] };
+      }
+      if (!spec) {
+        const close = closeMatch(key, known);
+        const hint = close !== null ? "did you mean " + pyRepr(close) + "?"
+          : known.length ? "the " + kind + " form has " + known.join(", ") : "the " + kind + " form takes no orders here";
+        problems.push(new Problem(where, "is not a key of the " + kind + " form", hint));
+        continue;
+      }
+      if (!spec.types.some((t) => fits(pyType(value), [t]))) {
+        problems.push(typeProblem(where, value, spec.types));
+        continue;
+      }
+      if (Array.isArray(value) && spec.items.length) {
+        value.forEach((item, n) => {
+          if (!fits(pyType(item), spec.items)) problems.push(typeProblem(where + " item " + (n + 1), item, spec.items));
+        });
+      }
+    }
+    return problems;
+  }
+
+  /* formcheck._line_finder: the line of the pasted text a problem's key is on. */
+  function lineOf(block, where) {
+    const ls = block.lines, start = block.line;
+    let end = ls.length;
+    for (let n = start; n < ls.length; n++) if (ls[n].trim() === END) { end = n; break; }
+    const m = /^\[([^\]]+)\](?: (\S+))?/.exec(where);
+    if (!m) return null;
+    const esc = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const [header, nth] = m[1].split(" #");
+    const key = m[2];
+    let begin = start;
+    if (header !== "orders" && header !== "envelope") {
+      const re = new RegExp("^\\s*\\[\\[?\\s*" + esc(header) + "\\s*\\]\\]?\\s*(#.*)?$");
+      let seen = 0;
+      for (let n = start; n < end; n++) if (re.test(ls[n]) && ++seen === Number(nth || 1)) { begin = n; break; }
+    } else if (header === "orders") {
+      for (let n = start; n < end; n++) if (/^\s*\[\s*orders\s*\]\s*(#.*)?$/.test(ls[n])) { begin = n; break; }
+    }
+    if (key === undefined) return begin + 1;
+    const re = new RegExp('^\\s*("?)' + esc(key) + '\\1\\s*=');
+    for (let n = begin; n < end; n++) if (re.test(ls[n])) return n + 1;
+    return begin + 1;
+  }
+
+  /* formcheck.check_orders: the form the phase names that fits, else the one with fewest
+   * problems; each problem placed at its line as `pbem check` prints it. */
+  function checkOrders(block, orders) {
+    let best = null;
+    for (const form of DATA.forms) {
+      const problems = checkTable(orders, form.table, "orders", form.kind);
+      if (!problems.length) return;
+      if (!best || problems.length < best.length) best = problems;
+    }
+    if (best) {
+      throw new Refused(best.map((p) => {
+        const n = lineOf(block, p.where);
+        return new Problem(n === null ? p.where : "line " + n + ": " + p.where, p.message, p.hint);
+      }));
+    }
+  }
+
   /* ---- SSHSIG (PROTOCOL.sshsig; pbem/core/sshsig.py sign and armor) ------------------- */
   async function sshsig(body, entry) {
     const ns = "pbem-orders";
@@ -433,6 +629,7 @@
     if (DATA.campaign !== null) {  // a campaign's page: what the GM checks too
       await checkSigner(parsed.envelope, entry.pub);
       checkEnvelope(parsed.envelope);
+      checkOrders(block, parsed.orders);
     }
     const bytes = enc.encode(body);
     const signature = await sshsig(bytes, entry);
@@ -442,7 +639,10 @@
   async function checkForm(text) {
     const block = findBlock(text);
     const parsed = parse({ body: normalise(block.body), line: block.line, lines: block.lines });
-    if (DATA.campaign !== null) checkEnvelope(parsed.envelope);
+    if (DATA.campaign !== null) {
+      checkEnvelope(parsed.envelope);
+      checkOrders(block, parsed.orders);
+    }
     return { block, parsed };
   }
 
@@ -605,7 +805,7 @@
     try { await fn(); } catch (e) { problemsOut({ problems: [String(e.message || e)] }); }
   }
 
-  window.pbemDesk = { signForm, checkForm, readOpenSSHKey, importKey, createKey, allKeys, fieldsOf, setField, findBlock, normalise, fingerprint, publicLine };
+  window.pbemDesk = { checkTable: (o, t, p, k) => checkTable(o, t, p, k).map(String), closeMatch, signForm, checkForm, readOpenSSHKey, importKey, createKey, allKeys, fieldsOf, setField, findBlock, normalise, fingerprint, publicLine };
 
   document.addEventListener("DOMContentLoaded", () => {
     let timer = 0;  // the check that follows typing in the form
@@ -660,6 +860,6 @@
       try { await navigator.clipboard.writeText($("signed").value); } catch (e) { document.execCommand("copy"); }
       show($("copied"), "Copied.");
     }));
-    run(() => refreshKeys());
+    run(() => refreshKeys()).then(() => { document.body.dataset.ready = "1"; });
   });
 })();
