@@ -1,9 +1,9 @@
 """Issue 14 in a real browser (Debian's Chromium, headless, like test_site_browser.py): the
 HTML reports of a Mythology and a Cyclades demo, a player's and the gazette, at 390 and
-1000 CSS px. Nothing makes the page scroll sideways or sticks out of it, the screenshots are
-made, and at 390 px every board text a reader can see is at least 10 CSS px high: the
-overview's texts are hidden there (its pieces stay), the close-ups and the legend show
-theirs at that size.
+1000 CSS px. Nothing makes the page scroll sideways or sticks out of it, the boards are
+screenshot at 390 px, and at 390 px every board text a reader can see is at least 10 CSS px
+high: the overview's texts are hidden there (its pieces stay), the close-ups and the legend
+show theirs at that size.
 """
 
 from __future__ import annotations
@@ -96,7 +96,9 @@ def test_14_the_reports_fit_a_phone_and_a_desktop(browser: Any, pages: list[Path
                 # A board small enough to read whole on a phone (Grecos's 8 x 8) is one
                 # picture without an overview or close-ups; the others have both.
                 assert m["closeups"] >= 1 or not m["overview"], where
-                if "gazette" not in path.name:  # (a player's board: enough pictures)
+                # A player's board drawn into a picture of substance, at 390 px (the desktop
+                # layout's pictures cost 2 s of the suite's budget and prove nothing more).
+                if "gazette" not in path.name and width == 390:
                     shot = tmp_path / f"{path.stem}-{width}.png"
                     page.locator("section.board").screenshot(path=str(shot))
                     data = shot.read_bytes()
