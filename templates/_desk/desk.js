@@ -744,11 +744,14 @@
     box.replaceChildren();
     let block;
     try { block = findBlock($("form-text").value); } catch (e) { return; }
+    const used = new Set();
     for (const f of fieldsOf(block)) {
       const wrap = document.createElement("div");
       wrap.className = "field";
       const label = document.createElement("label");
-      const id = "field-" + f.table.replace(/\W/g, "_") + "-" + f.key;
+      let id = "field-" + f.table.replace(/\W/g, "_") + "-" + f.key;
+      if (used.has(id)) id += "-" + f.i;  // an array of tables repeats its keys
+      used.add(id);
       label.htmlFor = id;
       label.textContent = (f.table === "orders" ? "" : "[" + f.table + "] ") + f.key + (f.example ? " (optional)" : "");
       const input = document.createElement("input");
