@@ -139,6 +139,22 @@ def _new_campaign(root: Path, lines: dict[str, str], campaign_id: str) -> campai
     return open_campaign(root, games.get)
 
 
+def _seeded_lines() -> dict[str, str]:
+    """alice's and bob's public key lines, from the tests' seeded keys."""
+    return {p: keys.public_key_line(seeded_key(p).public_key().public_bytes_raw())
+            for p in ("alice", "bob")}
+
+
+def _joined(root: Path, campaign_id: str) -> campaign_mod.Campaign:
+    """A campaign of the seeded keys whose players have joined (signed on the command line):
+    phase r01.pledge is open."""
+    c = _new_campaign(root, _seeded_lines(), campaign_id)
+    for p in ("alice", "bob"):
+        assert not engine.submit(c, sign_text(_form(c, p), seeded_key(p)).encode(), p).errors
+    engine.adjudicate(c, lambda: seeded_key("gm"))
+    return open_campaign(c.root, games.get)
+
+
 def _form(c: campaign_mod.Campaign, player: str) -> str:
     """The order form as the report mail carries it (the salt and entropy are the GM's,
     which the desk replaces)."""
@@ -291,8 +307,7 @@ def test_19_broken_forms_are_refused_with_the_command_lines_own_words(
     the message ``pbem sign`` or ``pbem verify`` gives for the same text."""
     key_path = tmp_path / "alice-key"
     keys.write_keypair(key_path, seeded_key("alice"))
-    lines = {p: keys.public_key_line(seeded_key(p).public_key().public_bytes_raw())
-             for p in ("alice", "bob")}
+    lines = _seeded_lines()
     c = _new_campaign(tmp_path / "c", lines, "words")
     other = _new_campaign(tmp_path / "other", lines, "words")  # a namesake campaign
     elsewhere = _new_campaign(tmp_path / "elsewhere", lines, "elsewhere")
@@ -331,9 +346,7 @@ def test_19_a_replaced_key_is_refused_as_the_players_former_key(
     """After pbem player-key the campaign's page knows the new key from the record after:
     the old phone's key is refused as the player's former key, in the command line's
     words."""
-    lines = {p: keys.public_key_line(seeded_key(p).public_key().public_bytes_raw())
-             for p in ("alice", "bob")}
-    c = _new_campaign(tmp_path / "c", lines, "swap")
+    c = _new_campaign(tmp_path / "c", _seeded_lines(), "swap")
     key_path = tmp_path / "alice-key"
     keys.write_keypair(key_path, seeded_key("alice"))
     d = Device(browser)
@@ -373,12 +386,7 @@ def test_19_the_fields_of_the_form_with_their_comments_as_help(
     """Pasted, the form is checked when the typing stops and its fields appear, each with
     its comment and the comment block above it as help; a field edited is written back
     into the form, and what is signed carries it."""
-    lines = {p: keys.public_key_line(seeded_key(p).public_key().public_bytes_raw())
-             for p in ("alice", "bob")}
-    c = _new_campaign(tmp_path / "c", lines, "fields")
-    for p in ("alice", "bob"):
-        assert not engine.submit(c, sign_text(_form(c, p), seeded_key(p)).encode(), p).errors
-    engine.adjudicate(c, lambda: seeded_key("gm"))
+    c = _joined(tmp_path / "c", "fields")
     run_pbem("mail-settings", str(c.root), "--from", "Zeus the GM <gm@example.org>",
              "--reply-to", "orders+fields@example.org", cwd=tmp_path)
     c = open_campaign(c.root, games.get)
@@ -498,13 +506,7 @@ def test_19_the_desk_checks_keys_and_types_of_every_form_as_pbem_check_does(
 
 def test_19_the_desk_refuses_a_mistyped_order_with_pbem_checks_words(
         browser: Any, tmp_path: Path) -> None:
-    lines = {p: keys.public_key_line(seeded_key(p).public_key().public_bytes_raw())
-             for p in ("alice", "bob")}
-    c = _new_campaign(tmp_path / "c", lines, "typo")
-    for p in ("alice", "bob"):
-        assert not engine.submit(c, sign_text(_form(c, p), seeded_key(p)).encode(), p).errors
-    engine.adjudicate(c, lambda: seeded_key("gm"))
-    c = open_campaign(c.root, games.get)
+    c = _joined(tmp_path / "c", "typo")
     key_path = tmp_path / "alice-key"
     keys.write_keypair(key_path, seeded_key("alice"))
     form = _form(c, "alice")
