@@ -235,13 +235,13 @@ def check(file: str,
     data, source = _read(file)
     failed = False
     for report in check_text(_text(data, source), source, game):
-        what = (f"{report.player} {report.phase}" if report.player
-                else f"order block at line {report.line}")
+        what = (f"{report.player} {report.phase} (block at line {report.line})"
+                if report.player else f"order block at line {report.line}")
         for p in report.problems:
             failed = True
             typer.echo(f"{source}: {p}", err=True)
         status = "problems" if report.problems else "ok"
-        typer.echo(f"{status}: {source}: {what} (block at line {report.line})")
+        typer.echo(f"{status}: {source}: {what}")
         for note in report.notes:
             typer.echo(f"  {note}")
     if failed:
