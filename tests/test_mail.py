@@ -487,3 +487,24 @@ def test_cli_settings_commands(base: Table, tmp_path: Path) -> None:
     subjects = [parse(data)["Subject"] for _, data in outbox.unsent(c)]
     assert all(s.startswith("[Hellas] [test-campaign] r01.pledge — reminder for ")
                for s in subjects)
+
+
+def test_19_the_order_desk_is_named_above_each_players_form(base: Table, server: Server,
+                                                            tmp_path: Path) -> None:
+    """[mail] desk (pbem mail-settings --desk): a phone player reads in the mail itself where
+    to sign the form below; the gazette, which has no form, does not name it; an address the
+    reports could not show as it is is refused."""
+    c = copy_of(base, tmp_path)
+    url = "https://pbem.example.org/hellas/desk.html"
+    mail.update_mail_settings(c, {"desk": url})
+    for bad in ("javascript:alert(1)", "https://x.org/a b", 'https://x.org/"><b>'):
+        with pytest.raises(UsageError, match=r"\[mail\] desk"):
+            mail.update_mail_settings(c, {"desk": bad})
+    mail.queue_reports(c, None, NOW)
+    before = len(server.inbox.got)
+    smtp.send_outbox(c, server.config())
+    got = {rcpts[0]: parse(data) for _, rcpts, data, _ in server.inbox.got[before:]}
+    text = text_part(got["alice@example.org"])
+    assert f"order desk, then sign and send it from\nthere:\n  {url}\nOrder form:" in text
+    assert f'<a href="{url}">order desk</a>' in text_part(got["alice@example.org"], "html")
+    assert url not in decoded(got[GAZETTE])

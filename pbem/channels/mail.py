@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import email.policy
 import hashlib
+import re
 import secrets
 import textwrap
 from collections.abc import Callable
@@ -33,7 +34,10 @@ from pbem.core.forms import render_form
 #: Serialise as 7-bit text: non-ASCII or long lines become quoted-printable or base64, so
 #: every SMTP server takes the message as it is (no 8BITMIME or SMTPUTF8 needed).
 POLICY = email.policy.default.clone(cte_type="7bit")
-MAIL_KEYS = ("from", "reply_to", "subject_prefix", "gazette")
+MAIL_KEYS = ("from", "reply_to", "subject_prefix", "gazette", "desk")
+#: ``[mail] desk``: the address of the campaign's order desk (docs/players.md), written above
+#: each player's form. Only characters that need no escaping in any report format.
+DESK_URL = re.compile(r"(https?|file)://[A-Za-z0-9._~:/?#@!$&*+,;=%-]{1,300}")
 
 #: A ``Fresh`` factory per reader: the salt and entropy of the forms it prints.
 FreshFor = Callable[[str], report.Fresh]
@@ -98,6 +102,10 @@ def update_mail_settings(campaign: Campaign, changes: dict[str, str]) -> dict[st
             raise UsageError(f"[mail] has no key {key!r}; known: {', '.join(MAIL_KEYS)}")
         if value and key in ("from", "reply_to", "gazette"):
             changes[key] = parse_address(value, f"[mail] {key}")
+        if value and key == "desk" and not DESK_URL.fullmatch(value):
+            raise UsageError(f"[mail] desk: {value!r} is not an address the reports can show; "
+                             "write the https:// (or file://) address of the site's desk.html, "
+                             "without spaces, quotes, brackets or parentheses")
     settings = campaign.settings()
     table = {k: v for k, v in {**settings.get("mail", {}), **changes}.items() if v}
     settings["mail"] = table

@@ -99,6 +99,9 @@ def register(app: typer.Typer) -> None:
                                                            "tag of every subject.")] = None,
         gazette: Annotated[str | None, typer.Option(help="Address for the public gazette "
                                                     "(a forum's mail-in, a list).")] = None,
+        desk: Annotated[str | None, typer.Option(help="Address of the campaign's order desk "
+                                                 "(the site's desk.html), named above each "
+                                                 "player's form; '' removes it.")] = None,
     ) -> None:
         """Set the [mail] settings in gm/settings.toml; print them."""
         from pbem.channels import mail as mail_mod
@@ -107,7 +110,8 @@ def register(app: typer.Typer) -> None:
         c = _open(directory)
         changes = {k: v for k, v in {"from": sender, "reply_to": reply_to,
                                      "subject_prefix": subject_prefix,
-                                     "gazette": gazette}.items() if v is not None}
+                                     "gazette": gazette, "desk": desk}.items()
+                   if v is not None}
         table = (mail_mod.update_mail_settings(c, changes) if changes
                  else c.settings().get("mail", {}))
         for key in mail_mod.MAIL_KEYS:

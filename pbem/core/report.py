@@ -152,6 +152,8 @@ def context(campaign: Campaign, seq: int, player: str | None,
         "sealed_count": record.get("sealed", {}).get("count", 0),
         "commitments": record.get("commitments", {}), "nmr": record.get("nmr", []),
         "key_changes": key_changes(record),
+        # The GM's order desk (pbem mail-settings --desk): named above a player's form.
+        "desk_url": str(campaign.settings().get("mail", {}).get("desk", "")) if form else "",
         "own_commitment": record.get("commitments", {}).get(player or "", ""),
         "record_hash": record["_hash"],
         "view": view,
