@@ -114,7 +114,7 @@ def queue(campaign: Campaign, player: str, new: bytes, reason: str = DEFAULT_REA
                             "published in the ledger; remove it")
     with CampaignLock(campaign.gm_dir):
         seq = ledger.count(campaign.ledger_dir) + 1
-        if ledger.count(campaign.ledger_dir) and _game_over(campaign, seq - 1):
+        if seq > 1 and _game_over(campaign, seq - 1):
             raise CampaignError("the game is over: no record will carry a key change")
         record, changes = _read(campaign)
         if record != seq:
@@ -172,12 +172,27 @@ def explain(campaign: Campaign, order: OrderFile, exc: SignatureError) -> Signat
     return exc
 
 
+@dataclass(frozen=True)
+class Change:
+    """One ``[[key_changes]]`` entry of the ledger, its keys parsed: carried by record
+    ``seq``, in effect from ``seq + 1``."""
+
+    seq: int
+    player: str
+    old: bytes
+    new: bytes
+    reason: str
+
+
+def ledger_changes(campaign: Campaign) -> list[Change]:
+    """Every key change the ledger holds, in order (the GM's too, as principal ``gm``)."""
+    return [Change(seq, c["principal"], parse_public_key(c["old"]), parse_public_key(c["new"]),
+                   c["reason"])
+            for seq, changes in campaign.key_changes(ledger.count(campaign.ledger_dir))
+            for c in changes]
+
+
 def former_keys(campaign: Campaign) -> dict[tuple[str, bytes], tuple[int, str]]:
     """(player, key) -> (the record whose key change replaced it, the GM's reason), the last
     such change of each; keys given back later are the player's again, not former."""
-    out: dict[tuple[str, bytes], tuple[int, str]] = {}
-    for seq, changes in campaign.key_changes(ledger.count(campaign.ledger_dir)):
-        for change in changes:
-            out[(change["principal"], parse_public_key(change["old"]))] = (seq,
-                                                                            change["reason"])
-    return out
+    return {(c.player, c.old): (c.seq, c.reason) for c in ledger_changes(campaign)}

@@ -28,7 +28,7 @@ from pbem.core import armor, ledger, shapes, sshsig
 from pbem.core import orders as orders_mod
 from pbem.core.campaign import Campaign
 from pbem.core.errors import PbemError
-from pbem.core.keys import parse_public_key
+from pbem.core.keychange import ledger_changes
 
 #: The first line of a receipt; the three lines after it give the commitment, the ledger
 #: head when the orders were accepted, and the sha256 of campaign.toml. Each line stays
@@ -180,12 +180,8 @@ def key_history(campaign: Campaign, player: str) -> list[tuple[int, bytes, bytes
     allowed_signers), then (seq, old, new, reason) for each key change of record ``seq``."""
     base = campaign.base_keys().get(player)
     out = [] if base is None else [(0, base, base, "")]
-    for seq, changes in campaign.key_changes(ledger.count(campaign.ledger_dir)):
-        for change in changes:
-            if change["principal"] == player:
-                out.append((seq, parse_public_key(change["old"]),
-                            parse_public_key(change["new"]), change["reason"]))
-    return out
+    return out + [(c.seq, c.old, c.new, c.reason) for c in ledger_changes(campaign)
+                  if c.player == player]
 
 
 def _one_block(campaign: Campaign, player: str, keys: list[bytes], block: armor.Block,
