@@ -620,17 +620,26 @@
     return out.join("\n") + "\n";
   }
 
-  /* The whole path of `pbem sign` then `pbem verify` (public checks): returns the signed
-   * armored text and its commitment, or throws Refused with the command line's problems. */
-  async function signForm(text, entry, freshValues) {
-    const block = findBlock(text);
-    const body = normalise(freshValues === false ? block.body : refreshEnvelope(normalise(block.body)));
+  /* What the command line checks of a body, in its order: the TOML and the envelope's
+   * shape (`pbem sign`); on a campaign's page the signer's key when one is given, the
+   * envelope against the campaign (`pbem verify`) and the form's keys and types (`pbem
+   * check`). Throws Refused with the command line's problems. */
+  async function checks(block, body, pub) {
     const parsed = parse({ body, line: block.line, lines: block.lines });
-    if (DATA.campaign !== null) {  // a campaign's page: what the GM checks too
-      await checkSigner(parsed.envelope, entry.pub);
+    if (DATA.campaign !== null) {
+      if (pub) await checkSigner(parsed.envelope, pub);
       checkEnvelope(parsed.envelope);
       checkOrders(block, parsed.orders);
     }
+    return parsed;
+  }
+
+  /* The whole path of `pbem sign` then `pbem verify` (public checks): the signed armored
+   * text and its commitment. */
+  async function signForm(text, entry, freshValues) {
+    const block = findBlock(text);
+    const body = normalise(freshValues === false ? block.body : refreshEnvelope(normalise(block.body)));
+    const parsed = await checks(block, body, entry.pub);
     const bytes = enc.encode(body);
     const signature = await sshsig(bytes, entry);
     const commitment = hex(await digest("SHA-256", concat(enc.encode("pbem-commit/1\n"), bytes)));
@@ -638,12 +647,7 @@
   }
   async function checkForm(text) {
     const block = findBlock(text);
-    const parsed = parse({ body: normalise(block.body), line: block.line, lines: block.lines });
-    if (DATA.campaign !== null) {
-      checkEnvelope(parsed.envelope);
-      checkOrders(block, parsed.orders);
-    }
-    return { block, parsed };
+    return { block, parsed: await checks(block, normalise(block.body), null) };
   }
 
   /* ---- the fields of the form, with their comments as help ---------------------------- */
