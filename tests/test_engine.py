@@ -17,6 +17,7 @@ from pbem import games
 from pbem.core import audit, engine, ledger
 from pbem.core.campaign import open_campaign
 from pbem.core.errors import AuditError, CampaignError, Problem
+from pbem.core.fsutil import Stamp
 from pbem.core.ruleset import PhaseSpec, State
 from pbem.games.conformance import Conformance
 from tests.budget import examples
@@ -389,19 +390,19 @@ def test_interrupted_adjudication_reruns_to_identical_bytes(
         def flaky(
             path: Path, data: bytes, mode: int = 0o644, calls=calls, crash_after=crash_after,
             **kwargs: bool,
-        ) -> None:
+        ) -> Stamp:
             if calls["n"] >= crash_after:
                 raise KeyboardInterrupt("simulated kill")
             calls["n"] += 1
-            real(path, data, mode, **kwargs)
+            return real(path, data, mode, **kwargs)
 
-        def torn(path: Path, data: bytes, durable: bool, calls=calls,
-                 crash_after=crash_after) -> None:
+        def torn(path: str, data: bytes, durable: bool, calls=calls,
+                 crash_after=crash_after) -> Stamp:
             if calls["n"] >= crash_after:
                 real_fresh(path, data[: len(data) // 2], durable)
                 raise KeyboardInterrupt("simulated kill")
             calls["n"] += 1
-            real_fresh(path, data, durable)
+            return real_fresh(path, data, durable)
 
         monkeypatch.setattr(eng, "atomic_write", flaky)
         monkeypatch.setattr(eng, "_write_fresh", torn)

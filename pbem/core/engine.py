@@ -75,7 +75,7 @@ def load_state(campaign: Campaign, seq: int, *, shared: bool = False,
     without a copy or a parse (:func:`_keep_state`)."""
     if seq == 0:
         return None
-    path = record_dir(campaign, seq) / "state.json"
+    path = f"{_records_base(campaign)}/{seq:06d}/state.json"  # str: the cache's key
     try:
         now = stamp(path)
     except FileNotFoundError:
@@ -85,9 +85,9 @@ def load_state(campaign: Campaign, seq: int, *, shared: bool = False,
     if known is None or known[0] != now:
         if take:  # nobody else reads it: parsed for the caller alone
             _states.pop(path, None)
-            taken: State = canonical.parse(path.read_bytes())
+            taken: State = canonical.parse(_read_bytes(path))
             return taken
-        known = _remember_state(path, now, canonical.parse(path.read_bytes()))
+        known = _remember_state(path, now, canonical.parse(_read_bytes(path)))
     if CHECK_SHARED and path in _lent:
         _lent.discard(path)
         if marshal.loads(known[1]) != known[2]:
@@ -105,15 +105,26 @@ def load_state(campaign: Campaign, seq: int, *, shared: bool = False,
 #: state.json path -> (inode, size, mtime), the state's marshal form (only to check, with
 #: CHECK_SHARED, that no reader changed it) and the parsed state that ``load_state`` hands
 #: out; a few records' worth.
-_states: dict[Path, tuple[Stamp, bytes, State]] = {}
+_states: dict[str, tuple[Stamp, bytes, State]] = {}
 #: The test suite sets this: every load_state then checks that no caller changed a shared
 #: state (a submit check or a view that wrote into it would corrupt the next records).
 CHECK_SHARED = False
 #: With CHECK_SHARED: the states handed out shared since they were last checked.
-_lent: set[Path] = set()
+_lent: set[str] = set()
 
 
-def _remember_state(path: Path, known_stamp: Stamp, state: State
+def _records_base(campaign: Campaign) -> str:
+    """``gm/records`` as a str: the engine's own paths are joined as text (a Path join costs
+    more than the stat or write it prepares)."""
+    return f"{campaign.gm_dir}/records"
+
+
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _remember_state(path: str, known_stamp: Stamp, state: State
                     ) -> tuple[Stamp, bytes, State]:
     if len(_states) >= 8:
         del _states[next(iter(_states))]
@@ -150,6 +161,25 @@ def load_private(campaign: Campaign, seq: int) -> dict[str, Any]:
     return data
 
 
+def _sealed_draws(campaign: Campaign, seq: int) -> list[dict[str, Any]]:
+    """The sealed draws of record ``seq`` (its private.json), for the last record's list of
+    them all: as this process wrote them while the file is unchanged (a parse of every
+    record's private.json at the end of a game costs more than all its other records' work
+    on them)."""
+    path = f"{_records_base(campaign)}/{seq:06d}/private.json"
+    known = _sealed.get(path)
+    if known is not None:
+        with contextlib.suppress(FileNotFoundError):
+            if stamp(path) == known[0]:
+                return known[1]
+    draws: list[dict[str, Any]] = load_private(campaign, seq)["sealed_draws"]
+    return draws
+
+
+#: private.json path -> its stamp and the sealed draws the adjudication wrote there.
+_sealed: dict[str, tuple[Stamp, list[dict[str, Any]]]] = {}
+
+
 def load_unrevealed(campaign: Campaign, seq: int) -> list[dict[str, Any]]:
     """The sealed order files still unpublished after record ``seq`` (unrevealed.json).
 
@@ -159,11 +189,11 @@ def load_unrevealed(campaign: Campaign, seq: int) -> list[dict[str, Any]]:
     before pbem 0.x kept the list in private.json."""
     if seq == 0:
         return []
-    rdir = record_dir(campaign, seq)
-    known = _waiting.get(rdir)
-    if known is not None and known[0] == _waiting_stamp(rdir):
+    base = f"{_records_base(campaign)}/{seq:06d}"
+    known = _waiting.get(base)
+    if known is not None and known[0] == _waiting_stamp(base):
         return list(known[1])
-    path = rdir / "unrevealed.json"
+    path = record_dir(campaign, seq) / "unrevealed.json"
     if path.is_file():
         waiting: list[dict[str, Any]] = canonical.parse(path.read_bytes())
         return waiting
@@ -173,13 +203,13 @@ def load_unrevealed(campaign: Campaign, seq: int) -> list[dict[str, Any]]:
 #: record directory -> the stamps of its unrevealed.json and private.json, and the sealed
 #: files still waiting after it, as that record's adjudication wrote them (the next one
 #: reads them).
-_waiting: dict[Path, tuple[tuple[object, ...], list[dict[str, Any]]]] = {}
+_waiting: dict[str, tuple[tuple[object, ...], list[dict[str, Any]]]] = {}
 
 
-def _waiting_stamp(rdir: Path) -> tuple[object, ...]:
-    """(inode, size, mtime) of unrevealed.json (None when there is none) and private.json."""
+def _waiting_stamp(base: str) -> tuple[object, ...]:
+    """(inode, size, mtime) of unrevealed.json (None when there is none) and private.json in
+    the record directory ``base``."""
     out: list[object] = []
-    base = os.fspath(rdir)
     for name in ("unrevealed.json", "private.json"):
         try:
             out.append(stamp(f"{base}/{name}"))
@@ -204,8 +234,11 @@ class Head:
         return ledger.load(self.data, ledger.record_name(self.seq)) if self.seq else None
 
 
-def head(campaign: Campaign) -> Head:
-    seq = ledger.count(campaign.ledger_dir)
+def head(campaign: Campaign, seq: int | None = None) -> Head:
+    """The end of the ledger; ``seq``: its length, when the caller holds the campaign lock
+    and knows it (no listing)."""
+    if seq is None:
+        seq = ledger.count(campaign.ledger_dir)
     if seq == 0:
         return Head(0, ledger.file_hash(campaign.campaign_bytes), dice.mix_initial(campaign.id))
     path = campaign.ledger_dir / ledger.record_name(seq)
@@ -224,12 +257,14 @@ def head(campaign: Campaign) -> Head:
 _heads: dict[Path, tuple[Stamp, Head]] = {}
 
 
-def open_phase(campaign: Campaign, *, shared: bool = False, take: bool = False
-               ) -> tuple[int, State | None, PhaseSpec | None]:
+def open_phase(campaign: Campaign, *, shared: bool = False, take: bool = False,
+               seq: int | None = None) -> tuple[int, State | None, PhaseSpec | None]:
     """The number of records, the current state and the phase now open (``None``: game
     over). ``shared``: the state is read only; ``take``: handed over (see
-    :func:`load_state`)."""
-    seq = ledger.count(campaign.ledger_dir)
+    :func:`load_state`); ``seq``: the number of records, when the caller holds the campaign
+    lock and knows it."""
+    if seq is None:
+        seq = ledger.count(campaign.ledger_dir)
     if seq == 0:
         return 0, None, campaign.ruleset.join_phase(campaign.players)
     state = load_state(campaign, seq, shared=shared, take=take)
@@ -600,6 +635,8 @@ GmKeyLoader = Callable[[], Ed25519PrivateKey]
 ReportWriter = Callable[[Campaign, int], None]
 
 
+
+
 def adjudicate(campaign: Campaign, gm_key: GmKeyLoader, *, force: bool = False,
                write_reports: ReportWriter | None = None) -> list[int]:
     """Adjudicate the open phase and any automatic phases after it; the new record numbers.
@@ -616,7 +653,9 @@ def adjudicate(campaign: Campaign, gm_key: GmKeyLoader, *, force: bool = False,
             write_reports(campaign, last)
         key: Ed25519PrivateKey | None = None
         while True:
-            seq, state, phase = open_phase(campaign, shared=True)
+            # Under the lock the ledger grows only by this loop: counted once, at the start.
+            seq, state, phase = open_phase(campaign, shared=True,
+                                           seq=written[-1] if written else last)
             if phase is None:
                 if written:
                     break
@@ -669,7 +708,7 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
                             "[keys] and the ledger's key changes; allowed_signers in a version "
                             "1 campaign)")
     s_k, t_k = dice.chain_value(s_head, n, seq), dice.chain_value(t_head, n, seq)
-    h = head(campaign)
+    h = head(campaign, seq - 1)  # the caller holds the lock: the ledger has seq - 1 records
     res = resolve_phase(campaign, phase, state, accepted, s_k, t_k, h.mix)
     waiting = load_unrevealed(campaign, seq - 1)
     due, still = reveal_step(waiting, seq, phase, list(accepted), res)
@@ -677,7 +716,10 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     def text(k: int, player: str) -> str:
         if k == seq:
             return accepted[player].canonical_text()
-        return (record_dir(campaign, k) / "orders" / f"{player}.txt").read_text()
+        # Path.read_text's own reading (text mode), without a Path per file: the last record
+        # of a game whose orders stay sealed reads hundreds.
+        with open(f"{_records_base(campaign)}/{k:06d}/orders/{player}.txt") as f:
+            return f.read()
 
     revealed = revealed_entries(due, text)
     sealed_draws = [{"seq": seq, **d.as_dict()} for d in res.rng.sealed.draws]
@@ -686,7 +728,7 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
         # private.json is canonical JSON (sorted keys); the ledger lists seq, i, label, n, value.
         every = [{"seq": d["seq"], "i": d["i"], "label": d["label"], "n": d["n"],
                   "value": d["value"]}
-                 for k in range(1, seq) for d in load_private(campaign, k)["sealed_draws"]]
+                 for k in range(1, seq) for d in _sealed_draws(campaign, k)]
         final = {"game_over": True, "sealed_head": t_head.hex(),
                  "sealed_draws": every + sealed_draws}
     # The GM's key changes queued for this record (pbem player-key), in effect from the next.
@@ -703,38 +745,48 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     # before the signature and the record itself, whose rename is the commit point. Until
     # then nothing reads them, and a run killed before it writes them all again (the same
     # bytes): each is written in place (_write_fresh), not through a temp file.
-    rdir = record_dir(campaign, seq)
+    base = f"{_records_base(campaign)}/{seq:06d}"
     durable = campaign.durable
-    for player, order in accepted.items():
-        _write_fresh(rdir / "orders" / f"{player}.txt", order.canonical_text().encode(),
-                     durable)
-    _write_fresh(rdir / "state.json", res.state_json, durable)
-    # What the next command reads: the state as parsed from the file (next_state).
-    _remember_state(rdir / "state.json", stamp(rdir / "state.json"),
+    # The GM keeps a copy of each sealed order file, to publish at its reveal point; an open
+    # phase's files are in the record itself (its ``orders``), so no copy (two or three files
+    # a record fewer: issue 20, target 1).
+    copies = accepted if phase.sealed else {}
+    _make_record_dir(base, bool(copies))
+    for player, order in copies.items():
+        _write_fresh(f"{base}/orders/{player}.txt", order.canonical_text().encode(), durable)
+    state_path = f"{base}/state.json"
+    # What the next command reads: the state as parsed from the file (next_state); the
+    # stamps of the files written are taken from their descriptors (no stat by name).
+    _remember_state(state_path, _write_fresh(state_path, res.state_json, durable),
                     next_state(res.outcome.state, res.state_json))
     private = {"private": res.outcome.private, "sealed_draws": sealed_draws}
-    _write_fresh(rdir / "private.json", canonical_json(private), durable)
+    private_path = f"{base}/private.json"
+    private_stamp = _write_fresh(private_path, canonical_json(private), durable)
+    if len(_sealed) >= 4096:
+        del _sealed[next(iter(_sealed))]
+    _sealed[private_path] = (private_stamp, sealed_draws)
+    waiting_stamp: Stamp | None = None
     if still:
-        _write_fresh(rdir / "unrevealed.json", canonical_json(still), durable)
+        waiting_stamp = _write_fresh(f"{base}/unrevealed.json", canonical_json(still), durable)
     else:
         # Nothing waits (most records of most games): no file, one file fewer to create per
         # record. One left by an interrupted run with other orders goes.
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(rdir / "unrevealed.json")
+            os.unlink(f"{base}/unrevealed.json")
     if len(_waiting) >= 8:
         del _waiting[next(iter(_waiting))]
-    _waiting[rdir] = (_waiting_stamp(rdir), still)
+    _waiting[base] = ((waiting_stamp, private_stamp), still)
     if durable:
-        fsync_dirs([rdir / "orders", rdir, rdir.parent] if accepted else [rdir, rdir.parent])
+        rdir = record_dir(campaign, seq)
+        fsync_dirs([rdir / "orders", rdir, rdir.parent] if copies else [rdir, rdir.parent])
     name = ledger.record_name(seq)
     atomic_write(campaign.ledger_dir / f"{name}.sig",
                  sign_file_bytes(data, key, public_key=_public_raw(key)), durable=durable)
-    atomic_write(campaign.ledger_dir / name, data, durable=durable)
+    written = atomic_write(campaign.ledger_dir / name, data, durable=durable)
     if changes:
         keychange.done(campaign, seq)
     # The new head, known without parsing the record back (the next record needs its mix).
-    _heads[campaign.ledger_dir] = (stamp(campaign.ledger_dir / name),
-                                   Head(seq, ledger.file_hash(data), res.mix, data))
+    _heads[campaign.ledger_dir] = (written, Head(seq, ledger.file_hash(data), res.mix, data))
     return res.next_phase
 
 
@@ -750,21 +802,32 @@ def _public_raw(key: Ed25519PrivateKey) -> bytes:
     return raw
 
 
-def _write_fresh(path: Path, data: bytes, durable: bool) -> None:
-    """Write one of the GM's files of a record not yet in the ledger: in place (created or
-    truncated; never through a link), fsynced when ``durable``. Atomic replacement is not
-    needed: the ledger record, written after them all, is the commit point."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
+def _make_record_dir(base: str, orders: bool) -> None:
+    """The record's directory (and its ``orders/``); a rerun finds them made."""
     try:
-        fd = os.open(path, flags, 0o600)
-    except FileNotFoundError:  # the record's directory (or its orders/) is new
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, flags, 0o600)
+        os.mkdir(base)
+    except FileExistsError:
+        pass
+    except FileNotFoundError:  # the campaign's first record: gm/records/ too
+        os.makedirs(base, exist_ok=True)
+    if orders:
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(f"{base}/orders")
+
+
+def _write_fresh(path: str, data: bytes, durable: bool) -> Stamp:
+    """Write one of the GM's files of a record not yet in the ledger: in place (created or
+    truncated; never through a link), fsynced when ``durable``; its stamp. Atomic
+    replacement is not needed: the ledger record, written after them all, is the commit
+    point."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
         if durable:
             os.fsync(fd)
+        st = os.fstat(fd)
     finally:
         os.close(fd)
+    return (st.st_ino, st.st_size, st.st_mtime_ns)

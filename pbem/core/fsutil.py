@@ -213,19 +213,19 @@ def syncfs(fd: int) -> None:
         raise OSError(err, f"syncfs: {os.strerror(err)}")
 
 
-def _open_temp(tmp: Path, mode: int) -> int:
+def _open_temp(tmp: str, mode: int) -> int:
     # O_EXCL | O_NOFOLLOW: never write through a link or into a file someone else put there.
     # A file of this name is a leftover of a dead process whose PID this process now has.
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
     try:
         return os.open(tmp, flags, mode)
     except FileExistsError:
-        tmp.unlink()
+        os.unlink(tmp)
         return os.open(tmp, flags, mode)
 
 
 def atomic_write(path: Path, data: bytes, mode: int = 0o644, *, durable: bool = True,
-                 sync_dir: bool = True, make_parents: bool = True) -> None:
+                 sync_dir: bool = True, make_parents: bool = True) -> Stamp:
     """Write ``data`` to ``path`` so that readers see the old bytes or the new, nothing between.
 
     ``durable=False`` skips the fsyncs, for files that can be regenerated (reports): the
@@ -233,8 +233,12 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, *, durable: bool = 
     ``sync_dir=False`` fsyncs the file but leaves the directory to the caller, who writes
     several files and then calls :func:`fsync_dirs` once for all of them.
     ``make_parents=False``: a missing folder is an error (files the user names).
-    ``path`` itself is replaced, never written through: a link there is replaced by the file."""
-    tmp = temp_path(path)
+    ``path`` itself is replaced, never written through: a link there is replaced by the file.
+    Returns the new file's :data:`Stamp` (from its descriptor: no stat by name)."""
+    # temp_path(path), joined as text: a Path join costs more than the write (the engine
+    # writes two files a record this way).
+    head, sep, name = os.fspath(path).rpartition("/")
+    tmp = f"{head}{sep}.{name}.tmp-{os.getpid()}"
     try:
         fd = _open_temp(tmp, mode)
     except FileNotFoundError:  # a new directory (cheaper than a mkdir before every write)
@@ -249,21 +253,25 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, *, durable: bool = 
             view = view[written:]
         if durable and _batch is None:
             os.fsync(fd)
+        st = os.fstat(fd)
     except BaseException:
         os.close(fd)
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
         raise
     os.close(fd)
     try:
         os.replace(tmp, path)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
         raise
     if durable and _batch is not None:  # group commit: the file and its folder, later
         _batch.files.add(path)
         _batch.dirs.add(path.parent)
     elif durable and sync_dir:
         fsync_dir(path.parent)
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def _kind(mode: int) -> str:
@@ -430,10 +438,11 @@ class CampaignLock:
         self.fd: int | None = None
 
     def __enter__(self) -> CampaignLock:
-        if not self.path.parent.is_dir():
+        try:
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except (FileNotFoundError, NotADirectoryError):
             raise CampaignError(f"{self.path.parent} is missing: this is not a GM's "
-                                "campaign directory")
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+                                "campaign directory") from None
         fcntl.flock(self.fd, fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX)
         if not self.shared:
             try:

@@ -24,6 +24,7 @@ _INDENT = "    "
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 # Characters a basic string must escape: the quote, the backslash and ASCII controls but tab.
 _ILLEGAL = re.compile(r'[\x00-\x08\x0a-\x1f\x7f"\\]')
+_ILLEGAL_SEARCH = _ILLEGAL.search
 _ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x20), 0x7F) if c != 0x09}
 _ESCAPES.update({0x08: "\\b", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\"})
 _ESCAPES_MULTILINE = {**_ESCAPES, 0x0A: "\n"}
@@ -84,31 +85,35 @@ class _Writer:
         self.inline: dict[int, str] = {}
 
     def table(self, table: dict[str, Any], name: str, inside_aot: bool) -> None:
-        out = self.out
-        literals: list[tuple[str, Any]] = []
+        # Called once per table and once per event of a record (an array of tables): its
+        # lines are rendered in one pass, plain values without the layout code.
+        keys = _KEYS
+        lines: list[str] = []
         tables: list[tuple[str, dict[str, Any], bool]] = []
         for k, v in table.items():
             t = type(v)
-            if t is str or t is int or t is bool:  # most values: no layout to decide
-                literals.append((k, v))
+            if t is str:
+                if _ILLEGAL_SEARCH(v) is None:  # a plain one-line string
+                    lines.append(f'{keys.get(k) or _key(k)} = "{v}"\n')
+                else:
+                    lines.append(f"{keys.get(k) or _key(k)} = {_string(v, self.multiline)}\n")
+            elif t is int:
+                lines.append(f"{keys.get(k) or _key(k)} = {v}\n")
             elif t is dict:
                 tables.append((k, v, False))
             elif (t is list or t is tuple) and v and self._all_tables(v) and not all(
                     self._fits_inline(x) for x in v):
                 tables.extend((k, x, True) for x in v)
             else:
-                literals.append((k, v))
+                lines.append(f"{keys.get(k) or _key(k)} = {self.literal(v, 0)}\n")
+        out = self.out
         yielded = False
-        if inside_aot or (name and (literals or not tables)):
+        if inside_aot or (name and (lines or not tables)):
             yielded = True
             out.append(f"[[{name}]]\n" if inside_aot else f"[{name}]\n")
-        if literals:
+        if lines:
             yielded = True
-            for k, v in literals:
-                if type(v) is str and _ILLEGAL.search(v) is None:  # a plain one-line string
-                    out.append(f'{_key(k)} = "{v}"\n')
-                else:
-                    out.append(f"{_key(k)} = {self.literal(v, 0)}\n")
+            out.extend(lines)
         for k, v, in_aot in tables:
             if yielded:
                 out.append("\n")
@@ -160,7 +165,16 @@ class _Writer:
         if not table:
             rendered = "{}"
         else:
-            rendered = "{ " + ", ".join(f"{_key(k)} = {self.literal(v, 0)}"
-                                        for k, v in table.items()) + " }"
+            keys = _KEYS
+            parts = []
+            for k, v in table.items():
+                t = type(v)
+                if t is int:
+                    parts.append(f"{keys.get(k) or _key(k)} = {v}")
+                elif t is str and _ILLEGAL_SEARCH(v) is None:
+                    parts.append(f'{keys.get(k) or _key(k)} = "{v}"')
+                else:
+                    parts.append(f"{keys.get(k) or _key(k)} = {self.literal(v, 0)}")
+            rendered = "{ " + ", ".join(parts) + " }"
         self.inline[id(table)] = rendered
         return rendered
