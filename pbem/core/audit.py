@@ -52,7 +52,8 @@ class AuditResult:
 
 @dataclass
 class _Seen:
-    """What pass 1 keeps of each record for pass 2 (small: no order texts, no events)."""
+    """What pass 1 keeps of each record for pass 2, which then parses neither the record
+    nor its published order files again (each is parsed once per audit; no events kept)."""
 
     phase: str
     seed: bytes
@@ -62,6 +63,12 @@ class _Seen:
     #: sha256 of the record's bytes as pass 1 checked them: pass 2 re-adjudicates those
     #: bytes and no others, so it need not check their signatures again.
     digest: str = ""
+    commitments: dict[str, str] = field(default_factory=dict)
+    entropy: dict[str, str] = field(default_factory=dict)
+    key_changes: list[dict[str, Any]] | None = None
+    #: The order files committed to in this record that pass 1 checked: published in it, or
+    #: revealed by a later record (a sealed file not yet revealed is the GM's copy).
+    orders: dict[str, OrderFile] = field(default_factory=dict)
 
 
 def _verify_detached(campaign: Campaign, data: bytes, sig_path_name: str, seq: int | None,
@@ -368,10 +375,12 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
             mix = dice.mix_next(prev_mix, entropy)
             if rec.get("mix") != mix.hex():
                 raise AuditError(seq, "mix", f"recomputes to {mix.hex()}")
+            checked_orders: dict[str, OrderFile] = {}
             for player, text in rec.get("orders", {}).items():
                 if player not in commitments:
                     raise AuditError(seq, f"orders.{player}", "published without a commitment")
-                _check_order_text(campaign, text, seq, f"orders.{player}", player, phase,
+                checked_orders[player] = _check_order_text(
+                    campaign, text, seq, f"orders.{player}", player, phase,
                                   commitments[player], entropy[player], checked=done.order(
                                       f"orders.{player}", text, seq) if done else None)
             for player in commitments:
@@ -382,11 +391,14 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
                 if key not in sealed_commits:
                     raise AuditError(seq, f"revealed[{i}]", f"no sealed commitment of {key}")
                 r_phase, r_commit, r_entropy = sealed_commits.pop(key)
-                _check_order_text(campaign, item.get("text", ""), seq, f"revealed[{i}]", key[1],
-                                  r_phase, r_commit, r_entropy, signed_at=key[0],
-                                  checked=done.order(f"revealed[{i}]", item.get("text", ""),
-                                                     key[0] or seq) if done else None)
+                order = _check_order_text(
+                    campaign, item.get("text", ""), seq, f"revealed[{i}]", key[1], r_phase,
+                    r_commit, r_entropy, signed_at=key[0],
+                    checked=done.order(f"revealed[{i}]", item.get("text", ""),
+                                       key[0] or seq) if done else None)
                 revealed_texts[key] = item["text"]
+                # For pass 2's replay of the record that committed to it (this one's, too).
+                (checked_orders if key[0] == seq else seen[key[0] - 1].orders)[key[1]] = order
             changes = rec.get("key_changes", [])
             if changes:
                 gm_key = None  # the GM's key may change from the next record on
@@ -411,7 +423,8 @@ def audit(campaign: Campaign, say: Say = lambda _: None, *, explain: int | None 
                                      f"the record says {d.get('value')}")
             sealed = rec.get("sealed", {})
             seen.append(_Seen(phase, s_k, mix, sealed.get("count", -1),
-                              sealed.get("digest", ""), digest))
+                              sealed.get("digest", ""), digest, commitments, entropy,
+                              rec.get("key_changes"), checked_orders))
             if explain == seq:
                 _explain(campaign, rec, s_k, mix, say)
             if rec.get("game_over"):
@@ -740,34 +753,29 @@ def _replay_span(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
             break
         if ledger.file_hash(data) != seen[seq - 1].digest:
             raise AuditError(seq, "bytes", "the record changed during the audit (run it again)")
-        rec = ledger.load(data, memo=False)
+        # What pass 1 read of these very bytes (the digest above): not parsed again.
+        seen_k = seen[seq - 1]
         phase = (ruleset.join_phase(campaign.players) if seq == 1 else
                  ruleset.next_phase(state) if state is not None else None)
-        if phase is None or phase.id != rec["phase"]:
+        if phase is None or phase.id != seen_k.phase:
             raise AuditError(seq, "phase", f"the rules say the open phase is "
                              f"{phase.id if phase else 'none (game over)'}")
         accepted: dict[str, OrderFile] = {}
-        for player in rec["commitments"]:
+        for player in seen_k.commitments:
             if player not in phase.actors:
                 raise AuditError(seq, "commitments", f"{player} does not act in {phase.id}")
-            if player in rec.get("orders", {}):
-                text = rec["orders"][player]
-            elif (seq, player) in revealed_texts:
-                text = revealed_texts[(seq, player)]
-            else:
-                path = engine.record_dir(campaign, seq) / "orders" / f"{player}.txt"
-                if not path.is_file():
-                    raise AuditError(seq, f"commitments.{player}", "the GM's copy of these "
-                                     "sealed orders is missing")
-                text = path.read_text()
-                accepted[player] = _check_order_text(
-                    campaign, text, seq, f"gm orders of {player}", player, phase.id,
-                    rec["commitments"][player], rec["entropy"][player])
+            # Published or revealed, each order file pass 1 checked (signature included).
+            checked = seen_k.orders.get(player)
+            if checked is not None:
+                accepted[player] = checked
                 continue
-            # Published or revealed in these very bytes (the digest above), whose every order
-            # file pass 1 checked: its signature is not verified a second time.
-            accepted[player] = engine.parse_stored(text, f"record {seq} {player}",
-                                                   verified=True)
+            path = engine.record_dir(campaign, seq) / "orders" / f"{player}.txt"
+            if not path.is_file():
+                raise AuditError(seq, f"commitments.{player}", "the GM's copy of these "
+                                 "sealed orders is missing")
+            accepted[player] = _check_order_text(
+                campaign, path.read_text(), seq, f"gm orders of {player}", player, phase.id,
+                seen_k.commitments[player], seen_k.entropy[player])
         t_k = dice.chain_value(sealed_head, campaign.chain_length, seq)
         s_k = seen[seq - 1].seed
         try:
@@ -790,9 +798,10 @@ def _replay_span(campaign: Campaign, seen: list[_Seen], sealed_head: bytes,
             final = {"game_over": True, "sealed_head": sealed_head.hex(),
                      "sealed_draws": sealed_so_far}
         rebuilt = engine.build_record(campaign, seq, prev_hash, phase, res, accepted, s_k, t_k,
-                                      revealed, final, rec.get("key_changes"))
+                                      revealed, final, seen_k.key_changes)
         mine = ledger.dump(rebuilt)
         if mine != data:
+            rec = ledger.load(data, memo=False)
             ours = ledger.load(mine, memo=False)
             for key in (*ledger.SCALAR_FIELDS, *ledger.TABLE_FIELDS):
                 if ours.get(key) != rec.get(key):

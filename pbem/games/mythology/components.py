@@ -183,6 +183,12 @@ class HexMap:
     straits: Mapping[str, Strait]
     _neighbours: Mapping[HexId, tuple[HexId, ...]] = field(repr=False)
     _strait_sides: frozenset[frozenset[HexId]] = field(repr=False)
+    #: Each hex's axial coordinates, computed once: ``distance`` is the rules' most called
+    #: function (setup's Prize and Helper placement, every movement check).
+    _axial_of: Mapping[HexId, tuple[int, int]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_axial_of", {h: _axial(h) for h in self.hexes})
 
     def hex(self, h: HexId) -> Hex:
         try:
@@ -201,9 +207,11 @@ class HexMap:
 
     def distance(self, a: HexId, b: HexId) -> int:
         """How many hexes apart ``a`` and ``b`` are (0 for the same hex), over the grid."""
-        self.hex(a)
-        self.hex(b)
-        (qa, ra), (qb, rb) = _axial(a), _axial(b)
+        axial = self._axial_of
+        if a not in axial or b not in axial:
+            self.hex(a)  # names the hex that is not on the board
+            self.hex(b)
+        (qa, ra), (qb, rb) = axial[a], axial[b]
         dq, dr = qb - qa, rb - ra
         return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
