@@ -20,13 +20,15 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any, Final
 
 import tomli
 
 from pbem.core import sshsig
 from pbem.core.errors import ArmorError, Problem, SignatureError
+from pbem.core.values import FrozenValue
 
 BEGIN_ORDERS = "-----BEGIN PBEM ORDERS-----"
 END_ORDERS = "-----END PBEM ORDERS-----"
@@ -68,8 +70,10 @@ def commitment(normalised_body: bytes) -> str:
     return hashlib.sha256(COMMIT_PREFIX + normalised_body).hexdigest()
 
 
-@dataclass(frozen=True)
-class Block:
+# A dataclass for dataclasses.replace (the channels), its methods written out
+# (pbem.core.values: generated ones cost ~3.5 M instructions at import).
+@dataclass(init=False, repr=False, eq=False)
+class Block(FrozenValue):
     """One armored order block as found in a text.
 
     ``body`` is ``N(body)`` decoded; ``signature`` is the armored SSH signature that follows
@@ -79,15 +83,30 @@ class Block:
     arrived as it was signed); the signature verified over the repaired body.
     """
 
-    body: str
-    signature: str | None
-    line: int
-    repair: str = field(default="", compare=False)
+    body: Final[str]
+    signature: Final[str | None]
+    line: Final[int]
+    repair: Final[str]  # not compared
     #: The parsed signature, when :func:`extract` already verified it over ``body`` under its
     #: own key in namespace pbem-orders (the common case costs one verification, not two:
     #: :func:`pbem.core.orders.check_signature` then only checks whose key it is). A Block
-    #: made any other way has none and is verified in full.
-    verified: sshsig.Signature | None = field(default=None, compare=False, repr=False)
+    #: made any other way has none and is verified in full. Neither compared nor shown.
+    verified: Final[sshsig.Signature | None]
+
+    def __init__(self, body: str, signature: str | None, line: int, repair: str = "",
+                 verified: sshsig.Signature | None = None) -> None:
+        self.body = body
+        self.signature = signature
+        self.line = line
+        self.repair = repair
+        self.verified = verified
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.body, self.signature, self.line)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(body={self.body!r}, "
+                f"signature={self.signature!r}, line={self.line!r}, repair={self.repair!r})")
 
     @property
     def body_bytes(self) -> bytes:
@@ -218,10 +237,12 @@ def _signature_after(lines: list[str], i: int) -> tuple[str | None, int, Problem
 # is only a candidate: it is kept when the block's own signature verifies over exactly its
 # bytes, so a repair can recover the text that was signed and nothing else.
 
-_INNER_RUN = re.compile(r"\S  ")
-_PHASE = re.compile(r'\s*phase\s*=\s*"([^"\n]{1,100})"\s*(?:#.*)?')
-_KIND = re.compile(r"[a-z][a-z0-9_]{0,40}")
-_HEX = re.compile(r"[0-9a-fA-F]+")
+# Patterns, not compiled ones: the re module compiles each when a text first needs a repair,
+# not at every command's import (issue 20, target 5).
+_INNER_RUN = r"\S  "
+_PHASE = r'\s*phase\s*=\s*"([^"\n]{1,100})"\s*(?:#.*)?'
+_KIND = r"[a-z][a-z0-9_]{0,40}"
+_HEX = r"[0-9a-fA-F]+"
 _MAX_FORMS = 6
 
 _WRAP_HINT = ("turn off line wrapping in your mail client (send plain text without wrapping), "
@@ -429,7 +450,7 @@ def _joins_at(cur: list[str], e: int, width: int) -> list[tuple[int, str]]:
         if opened is not None:
             # Broken inside a word (hex digits: salt, entropy) or at a space the client ate.
             nxt = cur[e + 1]
-            inside = bool(_HEX.fullmatch(opened)) and nxt[:1] in '0123456789abcdefABCDEF"'
+            inside = bool(re.fullmatch(_HEX, opened)) and nxt[:1] in '0123456789abcdefABCDEF"'
             seps: tuple[str, ...] = ("", " ") if inside else (" ", "")
             return [(e, s) for s in seps if fits(e, s) or (s == "" and len(cur[e]) >= width)]
         if not cur[e].lstrip().startswith("#") and cur[e].rstrip().endswith("="):
@@ -498,7 +519,7 @@ def _blanks_dropped(lines: list[str]) -> bool:
 def _spaces_collapsed(lines: list[str]) -> bool:
     """No line has two spaces in a row, though one has a comment after a value (the forms
     align those comments with runs of spaces)."""
-    if any(_INNER_RUN.search(x.lstrip(" \t")) for x in lines):
+    if any(re.search(_INNER_RUN, x.lstrip(" \t")) for x in lines):
         return False
     return any((s := _split_comment(x)) is not None and s[0].strip() != "" for x in lines)
 
@@ -524,8 +545,8 @@ def _form_texts() -> dict[str, tuple[str, ...]]:
 def _forms_for(lines: list[str]) -> list[str]:
     """The shipped forms whose kind is a part of the envelope's phase id (``t03.logsheet``,
     ``c02.act.zeus``): at most one per game and kind."""
-    phase = next((m.group(1) for x in lines if (m := _PHASE.fullmatch(x))), "")
-    kinds = [k for k in phase.split(".") if _KIND.fullmatch(k)][:4]
+    phase = next((m.group(1) for x in lines if (m := re.fullmatch(_PHASE, x))), "")
+    kinds = [k for k in phase.split(".") if re.fullmatch(_KIND, k)][:4]
     forms = _form_texts()
     return [text for k in kinds for text in forms.get(k, ())][:_MAX_FORMS]
 

@@ -18,12 +18,10 @@ import re
 import stat
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import tomli
-import tomli_w
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import __version__
@@ -33,6 +31,7 @@ from pbem.core.fsutil import atomic_write, fsync_dir
 from pbem.core.keys import AllowedSigners, parse_public_key, public_key_line
 from pbem.core.orders import PLAYER_NAME
 from pbem.core.ruleset import Ruleset
+from pbem.core.values import Value
 
 #: What ``pbem new`` writes (DESIGN.md section 8): every principal's key in ``[keys]``.
 CAMPAIGN_FORMAT = "pbem-campaign/2"
@@ -54,29 +53,29 @@ RulesetResolver = Callable[[str], Ruleset]
 PUBLIC_FILES = ("campaign.toml", "campaign.toml.sig", "allowed_signers")
 
 
-@dataclass
-class Campaign:
+class Campaign(Value):
     """An opened campaign directory (the GM's full one, or an exported public copy)."""
 
-    root: Path
-    config: dict[str, Any]
-    ruleset: Ruleset
-    signers: AllowedSigners
-    campaign_bytes: bytes
-    #: False only for throwaway campaigns (demos, simulations, benchmarks): the engine then
-    #: skips fsync. Writes stay atomic (rename), so only a power cut could lose anything.
-    durable: bool = True
-    _settings: tuple[fsutil.Stamp, dict[str, Any]] | None = field(
-        default=None, init=False, repr=False, compare=False)
-    _heads: tuple[bytes, bytes] | None = field(default=None, init=False, repr=False,
-                                               compare=False)
-    #: Key changes found in the ledger so far: (records scanned, [(seq, changes)]).
-    _changes: tuple[int, list[tuple[int, list[dict[str, Any]]]]] = field(
-        default_factory=lambda: (0, []), init=False, repr=False, compare=False)
-    _signers_at: dict[tuple[tuple[str, bytes], ...], AllowedSigners] = field(
-        default_factory=dict, init=False, repr=False, compare=False)
-    _base_keys: dict[str, bytes] | None = field(default=None, init=False, repr=False,
-                                                compare=False)
+    # Compared and shown; no __slots__: cached_property below.
+    _fields = ("root", "config", "ruleset", "signers", "campaign_bytes", "durable")
+
+    def __init__(self, root: Path, config: dict[str, Any], ruleset: Ruleset,
+                 signers: AllowedSigners, campaign_bytes: bytes, durable: bool = True) -> None:
+        self.root = root
+        self.config = config
+        self.ruleset = ruleset
+        self.signers = signers
+        self.campaign_bytes = campaign_bytes
+        #: False only for throwaway campaigns (demos, simulations, benchmarks): the engine
+        #: then skips fsync. Writes stay atomic (rename), so only a power cut could lose
+        #: anything.
+        self.durable = durable
+        self._settings: tuple[fsutil.Stamp, dict[str, Any]] | None = None
+        self._heads: tuple[bytes, bytes] | None = None
+        #: Key changes found in the ledger so far: (records scanned, [(seq, changes)]).
+        self._changes: tuple[int, list[tuple[int, list[dict[str, Any]]]]] = (0, [])
+        self._signers_at: dict[tuple[tuple[str, bytes], ...], AllowedSigners] = {}
+        self._base_keys: dict[str, bytes] | None = None
 
     @property
     def version(self) -> int:
@@ -160,14 +159,29 @@ class Campaign:
             except FileNotFoundError:
                 break
             k += 1
-            if b"key_changes" in data:
-                rec = ledger.load(data, ledger.record_name(k))
-                shapes.check_record(rec, k)
-                if rec.get("key_changes"):
-                    found.append((k, rec["key_changes"]))
+            self._scan_key_changes(k, data, found)
         if k > scanned:
             self._changes = (k, found)
         return [(seq, changes) for seq, changes in found if seq <= upto]
+
+    def wrote_record(self, seq: int, data: bytes) -> None:
+        """The engine wrote record ``seq`` as ``data``: its key changes are taken from these
+        bytes, not read back from the file (at every record, for the next one's keys)."""
+        scanned, found = self._changes
+        if scanned == seq - 1:
+            self._scan_key_changes(seq, data, found)
+            self._changes = (seq, found)
+
+    @staticmethod
+    def _scan_key_changes(seq: int, data: bytes,
+                          found: list[tuple[int, list[dict[str, Any]]]]) -> None:
+        from pbem.core import ledger
+
+        if b"key_changes" in data:
+            rec = ledger.load(data, ledger.record_name(seq))
+            shapes.check_record(rec, seq)
+            if rec.get("key_changes"):
+                found.append((seq, rec["key_changes"]))
 
     @property
     def id(self) -> str:
@@ -225,6 +239,8 @@ class Campaign:
         return copy.deepcopy(self._settings[1])
 
     def save_settings(self, settings: dict[str, Any]) -> None:
+        import tomli_w  # here and below: a command that writes no settings never needs it
+
         atomic_write(self.gm_dir / "settings.toml", tomli_w.dumps(settings).encode(), 0o600)
 
     def gm_public_key(self, seq: int = 0) -> bytes:
@@ -438,6 +454,8 @@ def create(root: Path, ruleset: Ruleset, *, campaign_id: str, gm_key: Ed25519Pri
     if version == 2:
         config["keys"] = {GM_PRINCIPAL: key_text(gm_pub),
                           **{n: key_text(players[n]) for n in names}}
+    import tomli_w
+
     campaign_bytes = tomli_w.dumps(config).encode()
     signers_bytes = signers_text(gm_pub, [(n, players[n]) for n in names])
 

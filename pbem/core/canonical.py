@@ -98,8 +98,9 @@ def _has_float(out: bytes) -> bool:
     return False
 
 
-#: The lead byte of a UTF-8 sequence of four bytes: a character beyond U+FFFF.
-_BEYOND_BMP = re.compile(rb"[\xf0-\xf4]")
+#: The lead byte of a UTF-8 sequence of four bytes: a character beyond U+FFFF (a pattern:
+#: the re module compiles it at its first use, not at every command's import).
+_BEYOND_BMP = rb"[\xf0-\xf4]"
 
 
 def canonical_json(value: Any) -> bytes:
@@ -120,7 +121,7 @@ def canonical_json(value: Any) -> bytes:
         return _exact(value)
     if (b"null" in out
             or _has_float(out)
-            or (not out.isascii() and _BEYOND_BMP.search(out))):
+            or (not out.isascii() and re.search(_BEYOND_BMP, out))):
         return _exact(value)
     return out
 

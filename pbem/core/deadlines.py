@@ -15,18 +15,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 import tomli
-import tomli_w
 
 from pbem.core import engine, ledger
 from pbem.core.campaign import NMR_OPTION, NMR_POLICIES, Campaign
 from pbem.core.errors import CampaignError
 from pbem.core.fsutil import atomic_write
 from pbem.core.ruleset import PhaseSpec
+from pbem.core.values import FrozenValue
 
 #: Keys of ``[deadlines]`` that are not phase ids.
 DEFAULT_KEY = "default"
@@ -123,6 +122,8 @@ def record_opened(campaign: Campaign, phase_id: str, when: str) -> bool:
     if table.get(phase_id):
         return False
     table[phase_id] = when
+    import tomli_w  # here: status and the reminders only read
+
     atomic_write(campaign.gm_dir / OPENED_FILE, tomli_w.dumps(table).encode(), 0o600)
     return True
 
@@ -145,15 +146,24 @@ def record_opened_by(campaign: Campaign, seq: int, when: str) -> str | None:
 # --- the deadline of a phase ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Deadline:
+class Deadline(FrozenValue):
     """The deadline of one phase as the settings give it now (``due`` ``None``: none)."""
 
-    phase: str
-    due: datetime | None
-    grace: timedelta
-    opened: datetime | None
-    how: str  # where ``due`` comes from, or why there is none
+    _fields = ("phase", "due", "grace", "opened", "how")
+    __slots__ = _fields
+    phase: Final[str]
+    due: Final[datetime | None]
+    grace: Final[timedelta]
+    opened: Final[datetime | None]
+    how: Final[str]  # where ``due`` comes from, or why there is none
+
+    def __init__(self, phase: str, due: datetime | None, grace: timedelta,
+                 opened: datetime | None, how: str) -> None:
+        self.phase = phase
+        self.due = due
+        self.grace = grace
+        self.opened = opened
+        self.how = how
 
     @property
     def grace_end(self) -> datetime | None:
@@ -253,15 +263,24 @@ def update_deadlines(campaign: Campaign, changes: Mapping[str, str | None]) -> d
 # --- who has submitted ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ActorStatus:
+class ActorStatus(FrozenValue):
     """Where one acting player stands in the open phase at a given ``now``."""
 
-    player: str
-    status: str  # SUBMITTED, MISSING or LATE
-    commitment: str  # "" when no orders were accepted
-    received: datetime | None
-    note: str = ""
+    _fields = ("player", "status", "commitment", "received", "note")
+    __slots__ = _fields
+    player: Final[str]
+    status: Final[str]  # SUBMITTED, MISSING or LATE
+    commitment: Final[str]  # "" when no orders were accepted
+    received: Final[datetime | None]
+    note: Final[str]
+
+    def __init__(self, player: str, status: str, commitment: str, received: datetime | None,
+                 note: str = "") -> None:
+        self.player = player
+        self.status = status
+        self.commitment = commitment
+        self.received = received
+        self.note = note
 
     @property
     def has_orders(self) -> bool:
@@ -324,12 +343,20 @@ def pending_receipts(campaign: Campaign, phase: PhaseSpec
     return out
 
 
-@dataclass(frozen=True)
-class PhaseStatus:
-    phase: PhaseSpec
-    deadline: Deadline
-    actors: list[ActorStatus]
-    policy: str
+class PhaseStatus(FrozenValue):
+    _fields = ("phase", "deadline", "actors", "policy")
+    __slots__ = _fields
+    phase: Final[PhaseSpec]
+    deadline: Final[Deadline]
+    actors: Final[list[ActorStatus]]
+    policy: Final[str]
+
+    def __init__(self, phase: PhaseSpec, deadline: Deadline, actors: list[ActorStatus],
+                 policy: str) -> None:
+        self.phase = phase
+        self.deadline = deadline
+        self.actors = actors
+        self.policy = policy
 
     @property
     def waiting_for(self) -> list[str]:

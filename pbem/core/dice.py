@@ -16,14 +16,22 @@ import hashlib
 import hmac
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import TypeVar
+from functools import cache, lru_cache
+from typing import Final, TypeVar
+
+from pbem.core.values import FrozenValue, Value
 
 T = TypeVar("T")
 
 DEFAULT_CHAIN_LENGTH = 4096
-_LABEL = re.compile(r"[\x21-\x7e]{1,200}")
+
+
+@cache
+def _label() -> re.Pattern[str]:
+    """A draw's label: compiled on first use, as most commands draw nothing."""
+    return re.compile(r"[\x21-\x7e]{1,200}")
+
+
 _TWO_64 = 2**64
 
 #: Faces of the Cyclades combat die (003, Battle).
@@ -102,14 +110,21 @@ def draw_value(key: bytes, j: int, label: str, n: int) -> int:
         c += 1
 
 
-@dataclass(frozen=True)
-class Draw:
+class Draw(FrozenValue):
     """One recorded draw: index in its stream, label, number of outcomes, value (1..n)."""
 
-    i: int
-    label: str
-    n: int
-    value: int
+    _fields = ("i", "label", "n", "value")
+    __slots__ = _fields
+    i: Final[int]
+    label: Final[str]
+    n: Final[int]
+    value: Final[int]
+
+    def __init__(self, i: int, label: str, n: int, value: int) -> None:
+        self.i = i
+        self.label = label
+        self.n = n
+        self.value = value
 
     def listing_line(self) -> str:
         return f"{self.i}:{self.label}:{self.n}:{self.value}\n"
@@ -123,19 +138,22 @@ def listing_digest(draws: Sequence[Draw]) -> str:
     return hashlib.sha256("".join(d.listing_line() for d in draws).encode()).hexdigest()
 
 
-@dataclass
-class Stream:
+class Stream(Value):
     """One numbered stream of draws (the public or the sealed one of a record).
 
     Every helper reduces to :meth:`draw`, so each die, card and shuffle step appears in the
     ledger under a label a reader can match against the report.
     """
 
-    key: bytes
-    draws: list[Draw] = field(default_factory=list)
+    _fields = ("key", "draws")
+    __slots__ = _fields
+
+    def __init__(self, key: bytes, draws: list[Draw] | None = None) -> None:
+        self.key = key
+        self.draws = [] if draws is None else draws
 
     def draw(self, label: str, n: int) -> int:
-        if not _LABEL.fullmatch(label):
+        if not _label().fullmatch(label):
             raise ValueError("draw label must be 1-200 printable ASCII characters without "
                              f"spaces: {label!r}")
         j = len(self.draws)
@@ -180,12 +198,15 @@ class Stream:
         return out
 
 
-@dataclass
-class Rng:
+class Rng(Value):
     """What rules code gets: the record's public stream and its sealed stream."""
 
-    public: Stream
-    sealed: Stream
+    _fields = ("public", "sealed")
+    __slots__ = _fields
+
+    def __init__(self, public: Stream, sealed: Stream) -> None:
+        self.public = public
+        self.sealed = sealed
 
     @classmethod
     def for_record(cls, campaign_id: str, phase: str, s_k: bytes, t_k: bytes, mix_k: bytes) -> Rng:

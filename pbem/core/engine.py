@@ -14,9 +14,9 @@ import dataclasses
 import marshal
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import orjson
 import tomli
@@ -49,6 +49,7 @@ from pbem.core.ruleset import (
     State,
     copy_state,
 )
+from pbem.core.values import FrozenValue, Value
 
 # --- where the GM's files live -------------------------------------------------------------
 
@@ -218,15 +219,22 @@ def _waiting_stamp(base: str) -> tuple[object, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class Head:
+class Head(FrozenValue):
     """The end of the ledger: how many records, the last one's hash and mix, and its bytes
     (parsed only when :attr:`record` is asked for: adjudication needs the hash and mix)."""
 
-    seq: int
-    prev_hash: str
-    mix: bytes
-    data: bytes = b""
+    _fields = ("seq", "prev_hash", "mix", "data")
+    __slots__ = _fields
+    seq: Final[int]
+    prev_hash: Final[str]
+    mix: Final[bytes]
+    data: Final[bytes]
+
+    def __init__(self, seq: int, prev_hash: str, mix: bytes, data: bytes = b"") -> None:
+        self.seq = seq
+        self.prev_hash = prev_hash
+        self.mix = mix
+        self.data = data
 
     @property
     def record(self) -> dict[str, Any] | None:
@@ -275,22 +283,39 @@ def open_phase(campaign: Campaign, *, shared: bool = False, take: bool = False,
 # --- submitting ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Receipt:
-    player: str
-    phase: str
-    commitment: str
-    status: str  # "accepted", "replaced" (an earlier file), "unchanged" (the same file again)
+# A dataclass for dataclasses.replace, its methods written out (pbem.core.values: generated
+# ones cost ~3.5 M instructions at import).
+@dataclass(init=False, repr=False, eq=False)
+class Receipt(FrozenValue):
+    """An order file accepted (or found again) for a player's phase."""
+
+    _fields = ("player", "phase", "commitment", "status", "notes")
+    player: Final[str]
+    phase: Final[str]
+    commitment: Final[str]
+    status: Final[str]  # "accepted", "replaced" (an earlier file), "unchanged" (the same again)
     #: What is checked again when the phase runs (Ruleset.provisional), one line each.
-    notes: tuple[str, ...] = ()
+    notes: Final[tuple[str, ...]]
+
+    def __init__(self, player: str, phase: str, commitment: str, status: str,
+                 notes: tuple[str, ...] = ()) -> None:
+        self.player = player
+        self.phase = phase
+        self.commitment = commitment
+        self.status = status
+        self.notes = notes
 
 
-@dataclass
-class SubmitResult:
-    inbox: Path
-    received: str = ""
-    receipts: list[Receipt] = field(default_factory=list)
-    errors: list[ProblemsError] = field(default_factory=list)
+class SubmitResult(Value):
+    _fields = ("inbox", "received", "receipts", "errors")
+    __slots__ = _fields
+
+    def __init__(self, inbox: Path, received: str = "", receipts: list[Receipt] | None = None,
+                 errors: list[ProblemsError] | None = None) -> None:
+        self.inbox = inbox
+        self.received = received
+        self.receipts = [] if receipts is None else receipts
+        self.errors = [] if errors is None else errors
 
 
 def validate_orders(ruleset: Ruleset, state: State | None, phase: PhaseSpec, player: str,
@@ -515,19 +540,20 @@ def parse_stored(text: str, source: str, *, verified: bool = False) -> OrderFile
 # --- resolving -----------------------------------------------------------------------------
 
 
-@dataclass
-class Resolution:
+class Resolution(Value):
     """One phase resolved: what the rules produced and the random streams they used."""
 
-    outcome: Outcome
-    rng: dice.Rng
-    mix: bytes
-    nmr: list[str]
-    next_phase: PhaseSpec | None
-    state_json: bytes = b""   # RFC 8785 bytes of outcome.state, computed once
+    _fields = ("outcome", "rng", "mix", "nmr", "next_phase", "state_json")
+    __slots__ = _fields
 
-    def __post_init__(self) -> None:
-        self.state_json = canonical_json(self.outcome.state)
+    def __init__(self, outcome: Outcome, rng: dice.Rng, mix: bytes, nmr: list[str],
+                 next_phase: PhaseSpec | None) -> None:
+        self.outcome = outcome
+        self.rng = rng
+        self.mix = mix
+        self.nmr = nmr
+        self.next_phase = next_phase
+        self.state_json = canonical_json(outcome.state)  # RFC 8785 bytes, computed once
 
 
 def resolve_phase(campaign: Campaign, phase: PhaseSpec, state: State | None,
@@ -783,6 +809,7 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     atomic_write(campaign.ledger_dir / f"{name}.sig",
                  sign_file_bytes(data, key, public_key=_public_raw(key)), durable=durable)
     written = atomic_write(campaign.ledger_dir / name, data, durable=durable)
+    campaign.wrote_record(seq, data)
     if changes:
         keychange.done(campaign, seq)
     # The new head, known without parsing the record back (the next record needs its mix).

@@ -8,7 +8,9 @@ file and an illegal move call for different fixes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
+
+from pbem.core.values import FrozenValue
 
 
 class PbemError(Exception):
@@ -19,21 +21,31 @@ class UsageError(PbemError):
     """The command was called wrongly (exit code 2)."""
 
 
-@dataclass(frozen=True)
-class Problem:
+# A dataclass for dataclasses.replace (the channels, the games), its methods written out
+# (pbem.core.values: generated ones cost ~3.5 M instructions at import).
+@dataclass(init=False, repr=False, eq=False)
+class Problem(FrozenValue):
     """One thing wrong with an input, with where it is and how to fix it.
 
     ``where`` names the place: ``file``, ``[table]`` or ``[table] key`` as the player sees it.
     """
 
-    where: str
-    message: str
-    hint: str = ""
+    _fields = ("where", "message", "hint", "foreseen")
+    where: Final[str]
+    message: Final[str]
+    hint: Final[str]
     #: The rules' resolution would skip this order (and say so in an event): refused at
     #: submit, so that a typo never costs a turn, but no reason to refuse adjudicating an
     #: order that an earlier version of pbem accepted (an open phase after an upgrade, the
     #: audit of an older ledger). Shape, type and name problems are never foreseen.
-    foreseen: bool = False
+    foreseen: Final[bool]
+
+    def __init__(self, where: str, message: str, hint: str = "", foreseen: bool = False
+                 ) -> None:
+        self.where = where
+        self.message = message
+        self.hint = hint
+        self.foreseen = foreseen
 
     def __str__(self) -> str:
         text = f"{self.where}: {self.message}" if self.where else self.message

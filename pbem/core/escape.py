@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def refused_in(text: str, allow: str = "") -> list[tuple[str, str]]:
     """Each distinct refused character of ``text`` (those in ``allow`` aside), in order of
     first appearance, with its :func:`refusal`."""
     found: dict[str, str] = {}
-    if text.isascii() and not _ASCII_REFUSED.search(text) and "\n" not in text:
+    if text.isascii() and not _ascii_refused().search(text) and "\n" not in text:
         return []  # the common case, at C speed (tab is never refused; LF depends on allow)
     for ch in text:
         if ch not in found and ch not in allow:
@@ -115,30 +115,44 @@ def shown(text: str) -> str:
     """``text`` with every character that would change how other text is displayed
     (:func:`refusal`; tab and line feed stay) replaced by U+FFFD."""
     if text.isascii():  # the common case: only ASCII controls can be refused
-        return _ASCII_REFUSED.sub(REPLACEMENT, text) if _ASCII_REFUSED.search(text) else text
+        refused = _ascii_refused()
+        return refused.sub(REPLACEMENT, text) if refused.search(text) else text
     return "".join(REPLACEMENT if _is_refused(ch) else ch for ch in text)
 
 
-#: The ASCII characters :func:`refusal` refuses: controls but tab and line feed.
-_ASCII_REFUSED = re.compile("[" + "".join(
-    re.escape(chr(i)) for i in range(128) if chr(i) not in "\t\n" and
-    not chr(i).isprintable()) + "]")
+# The patterns below are compiled on first use: most commands escape no text (issue 20,
+# target 5).
 
 
-_LINE_BREAKS = re.compile(r"\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")
+@cache
+def _ascii_refused() -> re.Pattern[str]:
+    """The ASCII characters :func:`refusal` refuses: controls but tab and line feed."""
+    return re.compile("[" + "".join(
+        re.escape(chr(i)) for i in range(128) if chr(i) not in "\t\n" and
+        not chr(i).isprintable()) + "]")
+
+
+@cache
+def _line_breaks() -> re.Pattern[str]:
+    return re.compile(r"\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")
 
 
 def one_line(text: str) -> str:
     """``text`` on one line: every line break (``\\r``, ``\\n``, U+2028 ...) a space."""
-    return _LINE_BREAKS.sub(" ", text)
+    return _line_breaks().sub(" ", text)
 
 
 # --- BBCode -----------------------------------------------------------------------------
 
-#: A ``[`` that a BBCode parser could take for the start of a tag: phpBB and bbob need a
-#: letter or ``*`` (a closing ``/`` first); PyPI ``bbcode`` also strips white space inside the
-#: brackets (``[ b]`` is bold). ``[3, 4]`` or ``["a"]`` open nothing and stay as they are.
-_BB_OPEN = re.compile(r"\[(?=[\s/]*[A-Za-z*])")
+@cache
+def _bb_open() -> re.Pattern[str]:
+    """A ``[`` that a BBCode parser could take for the start of a tag: phpBB and bbob need a
+    letter or ``*`` (a closing ``/`` first); PyPI ``bbcode`` also strips white space inside
+    the brackets (``[ b]`` is bold). ``[3, 4]`` or ``["a"]`` open nothing and stay as they
+    are."""
+    return re.compile(r"\[(?=[\s/]*[A-Za-z*])")
+
+
 BB_BRACKET = "\uff3b"  # FULLWIDTH LEFT SQUARE BRACKET
 
 
@@ -150,19 +164,20 @@ def bbcode(text: object) -> str:
 
 @lru_cache(maxsize=16384)
 def _bbcode(text: str) -> str:
-    return _BB_OPEN.sub(BB_BRACKET, shown(one_line(text)))
+    return _bb_open().sub(BB_BRACKET, shown(one_line(text)))
 
 
 # --- Markdown ---------------------------------------------------------------------------
 
-#: Characters that start markup anywhere on a line in CommonMark or a common extension:
-#: emphasis, code, links and images, raw HTML and autolinks, tables and strikethrough (GFM),
-#: math (``$``, GitHub and Discourse), mentions (``@``, GitHub and Discourse). Every one of
-#: them is ASCII punctuation, which CommonMark lets a backslash escape.
-_MD_ANYWHERE = re.compile(r"[\\`*_\[\]<>|~$@]|&(?=#?\w+;)")
-#: What starts a block at the start of a line: a heading, a list item, a block quote (``>``
-#: is escaped anywhere), a setext underline, a thematic break or an ordered list ``1.``.
-_MD_LINE_START = re.compile(r"(\d+(?=[.)])|[#+=-])")
+@cache
+def _md_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Characters that start markup anywhere on a line in CommonMark or a common extension:
+    emphasis, code, links and images, raw HTML and autolinks, tables and strikethrough (GFM),
+    math (``$``, GitHub and Discourse), mentions (``@``, GitHub and Discourse), every one of
+    them ASCII punctuation, which CommonMark lets a backslash escape; and what starts a block
+    at the start of a line: a heading, a list item, a block quote (``>`` is escaped
+    anywhere), a setext underline, a thematic break or an ordered list ``1.``."""
+    return re.compile(r"[\\`*_\[\]<>|~$@]|&(?=#?\w+;)"), re.compile(r"(\d+(?=[.)])|[#+=-])")
 
 
 def markdown(text: object) -> str:
@@ -176,8 +191,9 @@ def markdown(text: object) -> str:
 
 @lru_cache(maxsize=16384)
 def _markdown(text: str) -> str:
-    out = _MD_ANYWHERE.sub(lambda m: "\\" + m.group(0), shown(one_line(text)).strip())
-    start = _MD_LINE_START.match(out)
+    anywhere, line_start = _md_patterns()
+    out = anywhere.sub(lambda m: "\\" + m.group(0), shown(one_line(text)).strip())
+    start = line_start.match(out)
     if start:
         if start.group(1)[0].isdigit():  # "1." or "1)" would start a numbered list
             return out[:start.end()] + "\\" + out[start.end():]

@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import tomli
-import tomli_w
 
 from pbem.core import escape, ledger, sshsig
 from pbem.core.campaign import GM_PRINCIPAL, Campaign, apply_key_change, key_text
@@ -28,6 +26,7 @@ from pbem.core.errors import CampaignError, Problem, SignatureError
 from pbem.core.fsutil import CampaignLock, atomic_write
 from pbem.core.keys import parse_public_key
 from pbem.core.orders import OrderFile
+from pbem.core.values import FrozenValue
 
 QUEUE = "key_changes.toml"
 #: ``reason`` is published in the ledger (docs/protocol.md section 6).
@@ -35,15 +34,23 @@ MAX_REASON = 1000
 DEFAULT_REASON = "key replaced by the GM"
 
 
-@dataclass(frozen=True)
-class Queued:
+class Queued(FrozenValue):
     """A change as queued: the record that carries it and the first record it signs."""
 
-    player: str
-    old: bytes
-    new: bytes
-    reason: str
-    record: int
+    _fields = ("player", "old", "new", "reason", "record")
+    __slots__ = _fields
+    player: Final[str]
+    old: Final[bytes]
+    new: Final[bytes]
+    reason: Final[str]
+    record: Final[int]
+
+    def __init__(self, player: str, old: bytes, new: bytes, reason: str, record: int) -> None:
+        self.player = player
+        self.old = old
+        self.new = new
+        self.reason = reason
+        self.record = record
 
     @property
     def from_record(self) -> int:
@@ -132,6 +139,8 @@ def queue(campaign: Campaign, player: str, new: bytes, reason: str = DEFAULT_REA
                 raise CampaignError(f"{sshsig.fingerprint(new)} is {same}: a key change must "
                                     "give the player a key of their own, new to the campaign")
         changes.append(change)
+        import tomli_w  # here: only a key change writes the queue
+
         atomic_write(campaign.gm_dir / QUEUE,
                      tomli_w.dumps({"record": seq, "key_changes": changes}).encode(), 0o600,
                      durable=campaign.durable)
@@ -174,16 +183,24 @@ def explain(campaign: Campaign, order: OrderFile, exc: SignatureError) -> Signat
     return exc
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(FrozenValue):
     """One ``[[key_changes]]`` entry of the ledger, its keys parsed: carried by record
     ``seq``, in effect from ``seq + 1``."""
 
-    seq: int
-    player: str
-    old: bytes
-    new: bytes
-    reason: str
+    _fields = ("seq", "player", "old", "new", "reason")
+    __slots__ = _fields
+    seq: Final[int]
+    player: Final[str]
+    old: Final[bytes]
+    new: Final[bytes]
+    reason: Final[str]
+
+    def __init__(self, seq: int, player: str, old: bytes, new: bytes, reason: str) -> None:
+        self.seq = seq
+        self.player = player
+        self.old = old
+        self.new = new
+        self.reason = reason
 
 
 def ledger_changes(campaign: Campaign) -> list[Change]:

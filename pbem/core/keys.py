@@ -14,20 +14,22 @@ Error messages never quote the contents of a file that might hold a private key.
 
 from __future__ import annotations
 
-import base64
+# binascii itself, as base64's b64decode(validate=True) and b64encode call it: the base64
+# module costs ~2 M instructions to import (issue 20, target 5).
 import binascii
 import hashlib
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
+from typing import Final
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.core.errors import KeyFileError, Problem, SignatureError
+from pbem.core.values import FrozenValue
 
 __all__ = [
     "AllowedSigners",
@@ -111,7 +113,7 @@ def _public_blob(public_key: bytes) -> bytes:
 def _decode_public_blob(encoded: str) -> bytes:
     """Decode the base64 field of an ``ssh-ed25519`` public key line to the raw 32-byte key."""
     try:
-        blob = base64.b64decode(encoded.encode("ascii"), validate=True)
+        blob = binascii.a2b_base64(encoded.encode("ascii"), strict_mode=True)
     except (binascii.Error, ValueError):
         raise _Malformed("its base64 is damaged") from None
     key_type, pos = _read_string(blob, 0)
@@ -190,7 +192,7 @@ def private_key_text(key: Ed25519PrivateKey, comment: str = "") -> bytes:
             _string(private),
         )
     )
-    body = base64.b64encode(blob)
+    body = binascii.b2a_base64(blob, newline=False)
     lines = [body[i : i + _WRAP] for i in range(0, len(body), _WRAP)]
     return b"\n".join((_OPENSSH_BEGIN, *lines, _OPENSSH_END)) + b"\n"
 
@@ -198,7 +200,8 @@ def private_key_text(key: Ed25519PrivateKey, comment: str = "") -> bytes:
 def public_key_line(public_key: bytes | Ed25519PublicKey, comment: str = "") -> str:
     """``ssh-ed25519 AAAA... comment``: the one line of a ``.pub`` file (without newline)."""
     _check_comment(comment)
-    encoded = base64.b64encode(_public_blob(_raw_public(public_key))).decode("ascii")
+    encoded = binascii.b2a_base64(_public_blob(_raw_public(public_key)),
+                                  newline=False).decode("ascii")
     line = f"{_KEY_TYPE} {encoded}"
     return f"{line} {comment}" if comment else line
 
@@ -300,7 +303,7 @@ def _openssh_header(path: Path, data: bytes) -> tuple[str, str]:
     if body is None:
         raise damaged
     try:
-        blob = base64.b64decode(body, validate=True)
+        blob = binascii.a2b_base64(body, strict_mode=True)
     except (binascii.Error, ValueError):
         raise damaged from None
     if not blob.startswith(_OPENSSH_MAGIC):
@@ -518,15 +521,25 @@ def load_public_key(path_or_line: str) -> bytes:
 # --- allowed_signers -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SignerEntry:
+class SignerEntry(FrozenValue):
     """One usable line of an allowed_signers file."""
 
-    principals: tuple[str, ...]  # OpenSSH patterns: usually plain names, may use * ? and !
-    namespaces: tuple[str, ...] | None  # None = any namespace
-    public_key: bytes  # raw 32 bytes
-    valid_after: datetime | None = None
-    valid_before: datetime | None = None
+    _fields = ("principals", "namespaces", "public_key", "valid_after", "valid_before")
+    __slots__ = _fields
+    principals: Final[tuple[str, ...]]  # OpenSSH patterns: usually plain names, may use * ? !
+    namespaces: Final[tuple[str, ...] | None]  # None = any namespace
+    public_key: Final[bytes]  # raw 32 bytes
+    valid_after: Final[datetime | None]
+    valid_before: Final[datetime | None]
+
+    def __init__(self, principals: tuple[str, ...], namespaces: tuple[str, ...] | None,
+                 public_key: bytes, valid_after: datetime | None = None,
+                 valid_before: datetime | None = None) -> None:
+        self.principals = principals
+        self.namespaces = namespaces
+        self.public_key = public_key
+        self.valid_after = valid_after
+        self.valid_before = valid_before
 
     def usable(self, namespace: str, at: datetime) -> bool:
         """Whether the entry's options allow a signature in ``namespace`` at time ``at``."""
@@ -612,12 +625,14 @@ def _split_options(rest: str) -> tuple[str, str]:
     return rest[:pos], rest[pos:].lstrip(" \t")
 
 
-@dataclass
 class _Options:
-    cert_authority: bool = False
-    namespaces: tuple[str, ...] | None = None
-    valid_after: datetime | None = None
-    valid_before: datetime | None = None
+    __slots__ = ("cert_authority", "namespaces", "valid_after", "valid_before")
+
+    def __init__(self) -> None:
+        self.cert_authority = False
+        self.namespaces: tuple[str, ...] | None = None
+        self.valid_after: datetime | None = None
+        self.valid_before: datetime | None = None
 
 
 def _parse_options(text: str) -> _Options:
@@ -755,11 +770,15 @@ def _check_name(kind: str, value: str) -> None:
         )
 
 
-@dataclass(frozen=True)
-class AllowedSigners:
+class AllowedSigners(FrozenValue):
     """An OpenSSH allowed_signers file (``man ssh-keygen``, ALLOWED SIGNERS), ed25519 lines only."""
 
-    entries: tuple[SignerEntry, ...]
+    _fields = ("entries",)
+    __slots__ = _fields
+    entries: Final[tuple[SignerEntry, ...]]
+
+    def __init__(self, entries: tuple[SignerEntry, ...]) -> None:
+        self.entries = entries
 
     @classmethod
     def parse(cls, text: str) -> AllowedSigners:

@@ -11,8 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import tomli
 
@@ -21,6 +20,7 @@ from pbem.core.armor import Block
 from pbem.core.errors import EnvelopeError, OrderSyntaxError, Problem, SignatureError
 from pbem.core.keys import AllowedSigners
 from pbem.core.ruleset import PhaseSpec
+from pbem.core.values import FrozenValue
 
 #: Order files of version 2 campaigns (DESIGN.md section 8): the envelope names the sha256
 #: of the campaign.toml they are for, so they are bound to one campaign, not to an id.
@@ -33,25 +33,41 @@ ENVELOPE_KEYS_V1 = ("format", "campaign", "player", "phase", "salt", "entropy")
 ENVELOPE_KEYS = ("format", "campaign", "campaign_hash", "player", "phase", "salt", "entropy")
 
 
-@dataclass(frozen=True)
-class Envelope:
-    format: str
-    campaign: str
-    player: str
-    phase: str
-    salt: str
-    entropy: str
+class Envelope(FrozenValue):
+    _fields = ("format", "campaign", "player", "phase", "salt", "entropy", "campaign_hash")
+    __slots__ = _fields
+    format: Final[str]
+    campaign: Final[str]
+    player: Final[str]
+    phase: Final[str]
+    salt: Final[str]
+    entropy: Final[str]
     #: sha256 of the campaign.toml the file is for (version 2; "" in a version 1 file).
-    campaign_hash: str = ""
+    campaign_hash: Final[str]
+
+    def __init__(self, format: str, campaign: str, player: str, phase: str, salt: str,
+                 entropy: str, campaign_hash: str = "") -> None:
+        self.format = format
+        self.campaign = campaign
+        self.player = player
+        self.phase = phase
+        self.salt = salt
+        self.entropy = entropy
+        self.campaign_hash = campaign_hash
 
 
-@dataclass(frozen=True)
-class OrderFile:
+class OrderFile(FrozenValue):
     """A parsed order block: its normalised body, envelope, ``[orders]`` table and signature."""
 
-    block: Block
-    envelope: Envelope
-    orders: dict[str, Any]
+    _fields = ("block", "envelope", "orders")  # no __slots__: a cached_property below
+    block: Final[Block]
+    envelope: Final[Envelope]
+    orders: Final[dict[str, Any]]
+
+    def __init__(self, block: Block, envelope: Envelope, orders: dict[str, Any]) -> None:
+        self.block = block
+        self.envelope = envelope
+        self.orders = orders
 
     @property
     def commitment(self) -> str:

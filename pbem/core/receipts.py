@@ -22,25 +22,27 @@ Each mismatch is named. It reads the published files only: a player needs no GM 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from typing import Final
 
 from pbem.core import armor, ledger, shapes, sshsig
 from pbem.core import orders as orders_mod
 from pbem.core.campaign import Campaign
 from pbem.core.errors import PbemError
 from pbem.core.keychange import ledger_changes
+from pbem.core.values import FrozenValue, Value
 
 #: The first line of a receipt; the three lines after it give the commitment, the ledger
 #: head when the orders were accepted, and the sha256 of campaign.toml. Each line stays
 #: within 78 columns, so mail clients do not wrap it, and a quote marker (">") before it is
 #: allowed: a player may keep the receipt as the reply they got or quote it.
 RECEIPT_TAG = "pbem-receipt/2"
-_RECEIPT = re.compile(
+#: (A pattern, compiled when a text is first read for receipts, not by ``pbem submit``.)
+_RECEIPT = (
     r"^[> \t]*" + re.escape(RECEIPT_TAG) + r" (?P<player>[a-z][a-z0-9_-]{0,31}) "
     r"(?P<phase>\S{1,64})[ \t]*\r?\n"
     r"[> \t]*commitment (?P<commitment>[0-9a-f]{64})[ \t]*\r?\n"
     r"[> \t]*head (?P<seq>[0-9]{1,7}) (?P<head>[0-9a-f]{64})[ \t]*\r?\n"
-    r"[> \t]*campaign (?P<campaign>[0-9a-f]{64})[ \t]*$", re.MULTILINE)
+    r"[> \t]*campaign (?P<campaign>[0-9a-f]{64})[ \t]*$")
 
 
 def format_receipt(player: str, phase: str, commitment: str, head_seq: int, head_hash: str,
@@ -51,28 +53,42 @@ def format_receipt(player: str, phase: str, commitment: str, head_seq: int, head
             f" head {head_seq} {head_hash}\n campaign {campaign_hash}\n")
 
 
-@dataclass(frozen=True)
-class Receipt:
-    player: str
-    phase: str
-    commitment: str
-    head_seq: int
-    head_hash: str
-    campaign_hash: str
+class Receipt(FrozenValue):
+    _fields = ("player", "phase", "commitment", "head_seq", "head_hash", "campaign_hash")
+    __slots__ = _fields
+    player: Final[str]
+    phase: Final[str]
+    commitment: Final[str]
+    head_seq: Final[int]
+    head_hash: Final[str]
+    campaign_hash: Final[str]
+
+    def __init__(self, player: str, phase: str, commitment: str, head_seq: int,
+                 head_hash: str, campaign_hash: str) -> None:
+        self.player = player
+        self.phase = phase
+        self.commitment = commitment
+        self.head_seq = head_seq
+        self.head_hash = head_hash
+        self.campaign_hash = campaign_hash
 
 
 def parse_receipts(text: str) -> list[Receipt]:
     """Every receipt in ``text``, in order (a whole reply or output is fine)."""
     return [Receipt(m["player"], m["phase"], m["commitment"], int(m["seq"]), m["head"],
-                    m["campaign"]) for m in _RECEIPT.finditer(text)]
+                    m["campaign"]) for m in re.finditer(_RECEIPT, text, re.MULTILINE)]
 
 
-@dataclass
-class Check:
+class Check(Value):
     """What ``pbem receipts`` found: one line per phase or file, and the mismatches."""
 
-    lines: list[str] = field(default_factory=list)
-    mismatches: list[str] = field(default_factory=list)
+    _fields = ("lines", "mismatches")
+    __slots__ = _fields
+
+    def __init__(self, lines: list[str] | None = None, mismatches: list[str] | None = None
+                 ) -> None:
+        self.lines: list[str] = [] if lines is None else lines
+        self.mismatches: list[str] = [] if mismatches is None else mismatches
 
     def ok(self, text: str) -> None:
         self.lines.append(f"ok: {text}")

@@ -12,11 +12,12 @@ import marshal
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
 
 from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem
+from pbem.core.values import FrozenValue, Value
 
 State = dict[str, Any]
 Orders = dict[str, Any]
@@ -37,8 +38,10 @@ def copy_state(state: State) -> State:
     return copied
 
 
-@dataclass(frozen=True)
-class PhaseSpec:
+# A dataclass for dataclasses.replace (the tests), its methods written out
+# (pbem.core.values: generated ones cost ~3.5 M instructions at import).
+@dataclass(init=False, repr=False, eq=False)
+class PhaseSpec(FrozenValue):
     """One step of the game that takes one round of orders (or none, if automatic).
 
     ``actors`` must submit (everyone at once, one active player, all but the active player, or
@@ -48,15 +51,25 @@ class PhaseSpec:
     (``orders/<game>/<kind>.toml``).
     """
 
-    id: str
-    kind: str
-    actors: tuple[str, ...]
-    sealed: bool = False
-    reveal: str = REVEAL_PHASE
-    active: str | None = None
-    title: str = ""
+    _fields = ("id", "kind", "actors", "sealed", "reveal", "active", "title")
+    id: Final[str]
+    kind: Final[str]
+    actors: Final[tuple[str, ...]]
+    sealed: Final[bool]
+    reveal: Final[str]
+    active: Final[str | None]
+    title: Final[str]
 
-    def __post_init__(self) -> None:
+    def __init__(self, id: str, kind: str, actors: tuple[str, ...], sealed: bool = False,
+                 reveal: str = REVEAL_PHASE, active: str | None = None, title: str = ""
+                 ) -> None:
+        self.id = id
+        self.kind = kind
+        self.actors = actors
+        self.sealed = sealed
+        self.reveal = reveal
+        self.active = active
+        self.title = title
         if not PHASE_ID.fullmatch(self.id):
             raise ValueError(f"phase id {self.id!r} must match {PHASE_ID.pattern}")
         if self.reveal != REVEAL_PHASE and not self.sealed:
@@ -67,25 +80,36 @@ class PhaseSpec:
         return not self.actors
 
 
-@dataclass
-class Outcome:
+class Outcome(Value):
     """What resolving a phase produced: the new state and what each reader learns of it.
 
     ``events`` are public (ledger, gazette, every report); ``private`` are per player (only
     that player's report). ``reveals`` names later reveal points reached by this phase.
     """
 
-    state: State
-    events: list[Event] = field(default_factory=list)
-    private: dict[str, list[Event]] = field(default_factory=dict)
-    reveals: tuple[str, ...] = ()
+    _fields = ("state", "events", "private", "reveals")
+    __slots__ = _fields
+
+    def __init__(self, state: State, events: list[Event] | None = None,
+                 private: dict[str, list[Event]] | None = None, reveals: tuple[str, ...] = ()
+                 ) -> None:
+        self.state = state
+        self.events = [] if events is None else events
+        self.private = {} if private is None else private
+        self.reveals = reveals
 
 
-@dataclass(frozen=True)
-class OptionSpec:
-    default: str
-    choices: tuple[str, ...] = ()
-    help: str = ""
+class OptionSpec(FrozenValue):
+    _fields = ("default", "choices", "help")
+    __slots__ = _fields
+    default: Final[str]
+    choices: Final[tuple[str, ...]]
+    help: Final[str]
+
+    def __init__(self, default: str, choices: tuple[str, ...] = (), help: str = "") -> None:
+        self.default = default
+        self.choices = choices
+        self.help = help
 
 
 class Ruleset(ABC):

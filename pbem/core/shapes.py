@@ -10,6 +10,7 @@ length, the number of draws and events) is bounded here first.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from pbem.core import dice
@@ -18,8 +19,14 @@ from pbem.core.orders import HEX64
 from pbem.core.orders import PLAYER_NAME as NAME
 from pbem.core.ruleset import PHASE_ID as PHASE
 
-#: A draw's label (DESIGN.md section 4): 1-200 printable ASCII characters, no space.
-LABEL = re.compile(r"[!-~]{1,200}")
+
+@cache
+def _label() -> re.Pattern[str]:
+    """A draw's label (DESIGN.md section 4): 1-200 printable ASCII characters, no space.
+    Compiled on first use: most commands read no draw (issue 20, target 5)."""
+    return re.compile(r"[!-~]{1,200}")
+
+
 #: The largest ``n`` of a draw: 2**32 outcomes (rejection sampling over 64 bits stays fast).
 MAX_OUTCOMES = dice.MAX_OUTCOMES
 #: The longest seed chain a campaign may declare (``pbem new`` allows up to a million; the
@@ -102,7 +109,8 @@ def _draw(d: Any, where: str, with_seq: bool) -> None:
     if with_seq:
         _int(d["seq"], f"{where}.seq", 1, MAX_CHAIN)
     _int(d["i"], f"{where}.i", 0, MAX_ITEMS)
-    _str(d["label"], f"{where}.label", LABEL, "1-200 printable ASCII characters without spaces")
+    _str(d["label"], f"{where}.label", _label(),
+         "1-200 printable ASCII characters without spaces")
     n = _int(d["n"], f"{where}.n", 1, MAX_OUTCOMES)
     _int(d["value"], f"{where}.value", 1, n)
 

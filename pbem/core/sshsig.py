@@ -16,16 +16,18 @@ defect raises :class:`~pbem.core.errors.SignatureError` -- never ``IndexError``,
 
 from __future__ import annotations
 
-import base64
+# binascii itself, as base64's b64decode(validate=True) and b64encode call it: the base64
+# module costs ~2 M instructions to import (issue 20, target 5).
 import binascii
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import Final
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.core.errors import Problem, SignatureError
+from pbem.core.values import FrozenValue
 
 __all__ = [
     "BEGIN",
@@ -91,15 +93,24 @@ def _damaged(message: str) -> SignatureError:
     return _error(message, _DAMAGED_HINT)
 
 
-@dataclass(frozen=True)
-class Signature:
+class Signature(FrozenValue):
     """One parsed SSHSIG signature: who signed, for which namespace, and the signature bytes."""
 
-    public_key: bytes  # raw 32-byte ed25519 public key
-    namespace: str
-    reserved: bytes
-    hash_algorithm: str  # "sha512" | "sha256"
-    signature: bytes  # raw 64-byte ed25519 signature
+    _fields = ("public_key", "namespace", "reserved", "hash_algorithm", "signature")
+    __slots__ = _fields
+    public_key: Final[bytes]  # raw 32-byte ed25519 public key
+    namespace: Final[str]
+    reserved: Final[bytes]
+    hash_algorithm: Final[str]  # "sha512" | "sha256"
+    signature: Final[bytes]  # raw 64-byte ed25519 signature
+
+    def __init__(self, public_key: bytes, namespace: str, reserved: bytes, hash_algorithm: str,
+                 signature: bytes) -> None:
+        self.public_key = public_key
+        self.namespace = namespace
+        self.reserved = reserved
+        self.hash_algorithm = hash_algorithm
+        self.signature = signature
 
     def to_blob(self) -> bytes:
         """The binary SSHSIG blob, field for field as ssh-keygen writes it."""
@@ -117,7 +128,7 @@ class Signature:
 
     def armor(self) -> str:
         """The armored text exactly as ``ssh-keygen -Y sign`` writes it, ending with a newline."""
-        body = base64.b64encode(self.to_blob()).decode("ascii")
+        body = binascii.b2a_base64(self.to_blob(), newline=False).decode("ascii")
         lines = [body[i : i + _WRAP] for i in range(0, len(body), _WRAP)]
         return "\n".join((BEGIN, *lines, END)) + "\n"
 
@@ -220,14 +231,14 @@ def parse_armor(text: str) -> Signature:
         raise _damaged("the signature contains characters that are not base64")
     encoded = body.encode("ascii")
     try:
-        blob = base64.b64decode(encoded, validate=True)
+        blob = binascii.a2b_base64(encoded, strict_mode=True)
     except (binascii.Error, ValueError):
         raise _damaged(
             "the signature's base64 is damaged (a character changed or missing)"
         ) from None
     # b64decode ignores the unused low bits of the last character; ssh-keygen never sets them, so
     # a signature that only decodes thanks to that leniency was altered in transit.
-    if base64.b64encode(blob) != encoded:
+    if binascii.b2a_base64(blob, newline=False) != encoded:
         raise _damaged("the signature's base64 is not in canonical form (it was altered)")
     return parse_blob(blob)
 
@@ -336,5 +347,5 @@ _VERIFIED: set[tuple[bytes, bytes, bytes]] = set()
 def fingerprint(public_key: bytes) -> str:
     """The key's fingerprint exactly as ``ssh-keygen -l`` prints it: ``SHA256:<base64>``."""
     wire = _KEY_TYPE_STRING + _string(public_key)
-    digest = base64.b64encode(hashlib.sha256(wire).digest()).decode("ascii").rstrip("=")
-    return f"SHA256:{digest}"
+    encoded = binascii.b2a_base64(hashlib.sha256(wire).digest(), newline=False)
+    return f"SHA256:{encoded.decode('ascii').rstrip('=')}"

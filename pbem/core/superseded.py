@@ -25,7 +25,7 @@ from pathlib import Path
 from pbem.core import fsutil
 
 SUFFIX = ".superseded"
-_LINE = re.compile(r"[0-9a-f]{64}")
+_LINE = r"[0-9a-f]{64}"  # a pattern: compiled at its first use, not at import
 #: Logs kept by one process (a command touches one phase: one log per player).
 KEEP = 64
 
@@ -68,7 +68,7 @@ class Log:
         self._offset += end
         self._stamp = stamp
         self.entries.update(line for line in data[:end].decode("ascii", "replace").split()
-                            if _LINE.fullmatch(line))
+                            if re.fullmatch(_LINE, line))
         if first and data and fsutil.batching():
             # Lines a killed command appended may not be on the disk yet, and this process
             # counts what it read as durable (:meth:`unsynced`): make it so.

@@ -17,8 +17,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import tomli_w
-
 _MAX_LINE = 100          # tomli_w's limit for an array of tables written as inline tables
 _INDENT = "    "
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -44,6 +42,8 @@ def dumps(obj: dict[str, Any], *, multiline_strings: bool = False) -> str:
         _Writer(multiline_strings, out).table(obj, "", False)
         return "".join(out)
     except _NotPlain:
+        import tomli_w  # here: most commands write nothing it is needed for
+
         return tomli_w.dumps(obj, multiline_strings=multiline_strings)
 
 
