@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from functools import lru_cache
 from typing import Any
 
 import tomli_w
@@ -16,6 +17,12 @@ def orders_toml(orders: dict[str, Any]) -> str:
     """TOML for the lines after ``[orders]``: nested tables become ``[orders.x]``."""
     text = tomli_w.dumps({"orders": orders})
     return text.removeprefix("[orders]\n")
+
+
+@lru_cache(maxsize=256)
+def _wrapped(text: str) -> str:
+    """``text`` within 78 columns (a phase's intro recurs in every form and report of it)."""
+    return "\n".join(textwrap.wrap(text, 78))
 
 
 def render_form(campaign_id: str, player: str, phase: PhaseSpec, orders_text: str,
@@ -33,7 +40,7 @@ def render_form(campaign_id: str, player: str, phase: PhaseSpec, orders_text: st
              "send the result. Text outside the two marker lines is ignored.")
     # Mail clients on phones: the text around the block stays within 78 columns too.
     return (
-        "\n".join(textwrap.wrap(intro, 78)) + "\n\n"
+        _wrapped(intro) + "\n\n"
         f"{BEGIN_ORDERS}\n"
         "[envelope]\n"
         f'format = "{ORDERS_FORMAT if campaign_hash is not None else ORDERS_FORMAT_V1}"\n'

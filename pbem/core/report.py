@@ -8,6 +8,7 @@ reaches a template, so a template slip cannot leak another player's secrets.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import textwrap
 from collections.abc import Callable
@@ -15,7 +16,9 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from jinja2 import StrictUndefined, Template, select_autoescape
+from jinja2 import Environment, StrictUndefined, Template, nodes, select_autoescape
+from jinja2.ext import Extension
+from jinja2.parser import Parser
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
@@ -50,7 +53,7 @@ def _environment() -> SandboxedEnvironment:
                                autoescape=select_autoescape(enabled_extensions=("html.j2",),
                                                             default_for_string=False,
                                                             default=False),
-                               finalize=_finalize)
+                               finalize=_finalize, extensions=[_PublicPart])
     # One escaping function per format, all in pbem.core.escape (docs/reports.md, section 1).
     env.filters.update(wrap=wrap, md=escape.markdown, mdcode=escape.markdown_code_span,
                        mdblock=escape.markdown_code_block, bb=escape.bbcode)
@@ -73,8 +76,17 @@ def preload(game: str) -> None:
 def wrap(text: str, first: str = "", rest: str = "  ", width: int = 78) -> str:
     """Template filter: ``text`` wrapped within ``width`` columns (plain-text mail), the first
     line starting with ``first`` and the others with ``rest``."""
-    return "\n".join(textwrap.wrap(str(text), width, initial_indent=first,
+    text = str(text)
+    if len(first) + len(text) <= width and text == text.strip() \
+            and not _WRAP_SPACE.search(text):
+        return first + text  # one line, as textwrap would give it (most lines: issue 20)
+    return "\n".join(textwrap.wrap(text, width, initial_indent=first,
                                     subsequent_indent=rest, break_on_hyphens=False)) or first
+
+
+#: The characters textwrap turns into spaces (tab, line feed, ...): a text with one of
+#: these goes through textwrap even when it is short.
+_WRAP_SPACE = re.compile("[\t\n\x0b\x0c\r]")
 
 
 def _finalize(value: Any) -> Any:
@@ -82,9 +94,133 @@ def _finalize(value: Any) -> Any:
     filters, before autoescape in HTML): characters that would change how the text around
     them is displayed (bidi overrides, zero-width and other invisible characters, line
     separators, controls) become U+FFFD, whatever the text's source (escape.shown)."""
+    if type(value) is str:  # the common case, first (issue 20: ~200 per report)
+        return escape.shown(value)
     if isinstance(value, str) and not isinstance(value, Markup):
         return escape.shown(value)
     return value
+
+
+#: The context variable through which :class:`_PublicPart` finds the record's shared parts.
+_SHARED = "pbem_public_parts"
+
+
+class _PublicPart(Extension):
+    """``{% public "name" %}...{% endpublic %}``: a part of a report that shows only what
+    every reader of the record sees (the record's public events, its dice, the board by
+    Area): rendered once per record, in the gazette's context, and the same text put in
+    every player's report of that record (:func:`render` with ``loaded``).
+
+    Only the gazette fills these parts, so a player's report never receives text rendered
+    from another player's view. The template must make the part the same for a player as for
+    the gazette (``docs/reports.md``); a part that the gazette did not render (inside
+    ``{% if player %}``), and every part of a report rendered alone, is rendered in place."""
+
+    tags = {"public"}  # noqa: RUF012 (jinja2.ext.Extension reads it from the class)
+
+    def __init__(self, environment: Environment) -> None:
+        super().__init__(environment)
+        environment.filters.update(pbem_public_found=_public_found,
+                                   pbem_public_text=_public_text,
+                                   pbem_public_keep=_public_keep)
+
+    def parse(self, parser: Parser) -> nodes.Node:
+        # {% if shared|pbem_public_found(name) %}{% filter pbem_public_text(shared, name) %}
+        # {% endfilter %}{% else %}{% filter pbem_public_keep(shared, name) %}...body...
+        # {% endfilter %}{% endif %}: filters, not a call block, so that a reader whose part
+        # is ready pays neither a macro nor the sandbox's checks of a call.
+        lineno = next(parser.stream).lineno
+        if parser.name:
+            _WITH_PARTS.add(parser.name)
+        name = parser.parse_expression()
+        body = parser.parse_statements(("name:endpublic",), drop_needle=True)
+
+        def shared() -> nodes.Name:
+            return nodes.Name(_SHARED, "load")
+
+        def filtered(what: str, node: nodes.Expr | None, *args: nodes.Expr) -> nodes.Filter:
+            return nodes.Filter(node, what, list(args), [], None, None)
+
+        found = filtered("pbem_public_found", shared(), name)
+        ready = nodes.FilterBlock([], filtered("pbem_public_text", None, shared(), name))
+        fresh = nodes.FilterBlock(body, filtered("pbem_public_keep", None, shared(), name))
+        return nodes.If(found, [ready], [], [fresh]).set_lineno(lineno)
+
+
+#: The templates that have public parts (their own, not their parents'): only their
+#: records' gazettes are rendered ahead of the players' reports.
+_WITH_PARTS: set[str] = set()
+
+
+class _Shared:
+    """The public parts of one record's reports in one format (see :class:`_PublicPart`),
+    and the gazette they were rendered in."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, str] = {}
+        self.filling = True
+        self.gazette = ""
+
+
+def _public_found(shared: Any, name: str) -> bool:
+    return isinstance(shared, _Shared) and not shared.filling and name in shared.parts
+
+
+def _public_text(_: str, shared: _Shared, name: str) -> str:
+    return shared.parts[name]
+
+
+def _public_keep(text: str, shared: Any, name: str) -> str:
+    if isinstance(shared, _Shared) and shared.filling:  # the gazette's, and only it
+        shared.parts[name] = text
+    return text
+
+
+class _Record:
+    """What the reports of the record being rendered share beyond :class:`Loaded`: per
+    format its :class:`_Shared`, and the order desk's address."""
+
+    def __init__(self, loaded: Loaded, campaign: Campaign, seq: int) -> None:
+        self.loaded, self.campaign, self.seq = loaded, campaign, seq
+        self.formats: dict[str, _Shared] = {}
+        self.desk: str | None = None
+
+
+#: The record whose reports are being rendered. One record at a time: every caller renders
+#: all the readers of a record before the next record.
+_current: _Record | None = None
+
+
+def _record(campaign: Campaign, seq: int, loaded: Loaded) -> _Record:
+    global _current
+    if _current is None or _current.loaded is not loaded or _current.campaign is not campaign \
+            or _current.seq != seq:
+        _current = _Record(loaded, campaign, seq)
+    return _current
+
+
+def _shared(campaign: Campaign, seq: int, fmt: str, template: Template, fresh: Fresh,
+            loaded: Loaded) -> _Shared:
+    """The public parts of record ``seq``'s reports in ``fmt``, rendered with its gazette
+    the first time a reader of that record asks for them."""
+    formats = _record(campaign, seq, loaded).formats
+    shared = formats.get(fmt)
+    if shared is None:
+        shared = _Shared()
+        shared.gazette = _render(campaign, seq, None, fmt, template, fresh, loaded, shared)
+        shared.filling = False
+        formats[fmt] = shared
+    return shared
+
+
+def _desk_url(campaign: Campaign, seq: int, loaded: Loaded | None) -> str:
+    """The GM's order desk (pbem mail-settings --desk), read once per record."""
+    if loaded is None:
+        return str(campaign.settings().get("mail", {}).get("desk", ""))
+    record = _record(campaign, seq, loaded)
+    if record.desk is None:
+        record.desk = str(campaign.settings().get("mail", {}).get("desk", ""))
+    return record.desk
 
 
 @dataclass(frozen=True)
@@ -132,6 +268,7 @@ def context(campaign: Campaign, seq: int, player: str | None,
     """Everything a report of record ``seq`` shows to ``player`` (``None``: the gazette).
 
     ``loaded`` is :func:`load` of this record when the caller already read it."""
+    loaded_arg = loaded
     if loaded is None:
         loaded = load(campaign, seq)
     if player is not None and player not in campaign.players:
@@ -153,7 +290,7 @@ def context(campaign: Campaign, seq: int, player: str | None,
         "commitments": record.get("commitments", {}), "nmr": record.get("nmr", []),
         "key_changes": key_changes(record),
         # The GM's order desk (pbem mail-settings --desk): named above a player's form.
-        "desk_url": str(campaign.settings().get("mail", {}).get("desk", "")) if form else "",
+        "desk_url": _desk_url(campaign, seq, loaded_arg) if form else "",
         "own_commitment": record.get("commitments", {}).get(player or "", ""),
         "record_hash": record["_hash"],
         "view": view,
@@ -166,6 +303,8 @@ def context(campaign: Campaign, seq: int, player: str | None,
 def key_changes(record: dict[str, Any]) -> list[dict[str, Any]]:
     """The record's ``[[key_changes]]`` as reports name them: whose key, the old and new
     fingerprints, the GM's reason, and the first record the new key signs."""
+    if not record.get("key_changes"):
+        return []
     from pbem.core import sshsig
     from pbem.core.keys import parse_public_key
 
@@ -177,8 +316,9 @@ def key_changes(record: dict[str, Any]) -> list[dict[str, Any]]:
 def worded(ruleset: Ruleset, view: dict[str, Any], events: list[Any]) -> list[Any]:
     """``events`` with each ``text`` as the game words it for this reader
     (:meth:`Ruleset.event_text`); the other fields, and the ledger, unchanged."""
-    return [{**e, "text": ruleset.event_text(view, e)} if isinstance(e, dict) and "text" in e
-            else e for e in events]
+    text = ruleset.event_text
+    return [{**e, "text": text(view, e)} if isinstance(e, dict) and "text" in e else e
+            for e in events]
 
 
 #: A record with more public draws than this lists them by kind, one line each (the first
@@ -239,6 +379,17 @@ def render(campaign: Campaign, seq: int, player: str | None, fmt: str = "txt",
     if fmt not in FORMATS:
         raise UsageError(f"format {fmt!r} is not available; choose {', '.join(FORMATS)}")
     template = _template(campaign.ruleset.name, fmt)
+    if loaded is None or template.name not in _WITH_PARTS:
+        return _render(campaign, seq, player, fmt, template, fresh, loaded, None)
+    # Every reader of the record: the parts all of them see are rendered once (issue 20).
+    shared = _shared(campaign, seq, fmt, template, fresh, loaded)
+    if player is None:
+        return shared.gazette
+    return _render(campaign, seq, player, fmt, template, fresh, loaded, shared)
+
+
+def _render(campaign: Campaign, seq: int, player: str | None, fmt: str, template: Template,
+            fresh: Fresh, loaded: Loaded | None, shared: _Shared | None) -> str:
     ctx = context(campaign, seq, player, fresh, loaded)
     if (template.name or "").startswith("_base/"):
         ctx["position"] = _position(ctx["view"])  # only the generic template lists it
@@ -246,7 +397,8 @@ def render(campaign: Campaign, seq: int, player: str | None, fmt: str = "txt",
     # every text it inserts, so the template takes it as markup.
     ctx["board"] = Markup(campaign.ruleset.board_svg(ctx["view"], player)) if fmt == "html" \
         else ""
-    return template.render(**ctx)
+    ctx[_SHARED] = shared
+    return template.render(ctx)
 
 
 def write_reports(campaign: Campaign, seq: int) -> None:

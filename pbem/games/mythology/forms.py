@@ -15,6 +15,7 @@ import json
 import re
 import textwrap
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 import tomli
@@ -45,37 +46,54 @@ def toml(value: Any) -> str:
 def rewrite(form: str, examples: Mapping[str, Example]) -> str:
     """``form`` with the examples of the tables named in ``examples`` replaced (by their last
     name: ``heroes``, ``attempt``; ``""`` for the keys above every table)."""
-    lines = form.split("\n")
+    lines = _parsed(form)
     out: list[str] = []
     table = ""
     i = 0
     while i < len(lines):
-        line = lines[i]
-        commented = line.lstrip().startswith("#")
-        content = line.strip().lstrip("#").strip()
-        header = _HEADER.fullmatch(content)
+        line, commented, content, header, m, _ = lines[i]
         if header is not None:
-            table = header.group(2).split(".")[-1]
+            table = header
             example = examples.get(table)
             if isinstance(example, str):
                 if not commented:
                     out.append(line)
                 out += _note(f"{content}: no example legal now: {example}. Its keys:")
                 i += 1
-                while i < len(lines) and _example_line(lines[i]):
-                    out.append(_placeholder(lines[i]))
+                while i < len(lines) and lines[i][5]:
+                    out.append(_placeholder(lines[i][0]))
                     i += 1
                 continue
             out.append(line)
             i += 1
             continue
         example = examples.get(table)
-        m = _KEY.fullmatch(line) if commented else None
         if isinstance(example, dict) and m is not None:
             line = _replaced(m, example)
         out.append(line)
         i += 1
     return "\n".join(out)
+
+
+#: A line of a form as :func:`rewrite` reads it: the line, whether it is a comment, its
+#: content, the table it opens (its last name; ``None``: no header), its ``# key = value``
+#: match (comments only) and whether it is a line of a commented example.
+_Line = tuple[str, bool, str, "str | None", "re.Match[str] | None", bool]
+
+
+@lru_cache(maxsize=64)
+def _parsed(form: str) -> tuple[_Line, ...]:
+    """Each line of ``form`` read once per form text (every player's form of a phase starts
+    from the same text)."""
+    out: list[_Line] = []
+    for line in form.split("\n"):
+        commented = line.lstrip().startswith("#")
+        content = line.strip().lstrip("#").strip()
+        header = _HEADER.fullmatch(content)
+        out.append((line, commented, content,
+                    header.group(2).split(".")[-1] if header is not None else None,
+                    _KEY.fullmatch(line) if commented else None, _example_line(line)))
+    return tuple(out)
 
 
 def _example_line(line: str) -> bool:
@@ -88,6 +106,7 @@ def _example_line(line: str) -> bool:
                                                      and content.startswith("#"))
 
 
+@lru_cache(maxsize=1024)
 def _placeholder(line: str) -> str:
     """A key line of an example with ``<what>`` for its value: the keys and value types stay
     in sight, and no one takes it for a legal example (it is not TOML uncommented)."""
@@ -107,7 +126,12 @@ def _placeholder(line: str) -> str:
 
 
 def _note(text: str) -> list[str]:
-    return textwrap.wrap(text, WIDTH - 2, initial_indent="# ", subsequent_indent="#   ")
+    return list(_wrapped_note(text))
+
+
+@lru_cache(maxsize=1024)
+def _wrapped_note(text: str) -> tuple[str, ...]:
+    return tuple(textwrap.wrap(text, WIDTH - 2, initial_indent="# ", subsequent_indent="#   "))
 
 
 def _replaced(m: re.Match[str], example: Mapping[str, Any]) -> str:

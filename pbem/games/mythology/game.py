@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import marshal
+import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -50,6 +52,7 @@ PRAYER_FORM_START = "# --- Optional Rule 302"
 PRAYER_FORM_END = "# --- end of Optional Rule 302"
 
 
+@lru_cache(maxsize=64)
 def _without_lesser(form: str, start: str = LESSER_FORM_START,
                     end: str = LESSER_FORM_END) -> str:
     """The form without the 303 block, or the block between ``start`` and ``end`` (its
@@ -75,7 +78,46 @@ def _without_lesser(form: str, start: str = LESSER_FORM_START,
 def _comment(line: str) -> tuple[str, ...]:
     """A situation line as form comments, wrapped for mail clients on phones (78 columns).
     The same lines recur from turn to turn and reader to reader: wrapped once each."""
+    if line and len(line) <= 74 and line == line.strip() and not _WRAP_SPACE.search(line):
+        return ("# " + line,)  # one line, as textwrap would give it
     return tuple(textwrap.wrap(line, 76, initial_indent="# ", subsequent_indent="#     "))
+
+
+#: The characters textwrap turns into spaces: a line with one of these goes through it.
+_WRAP_SPACE = re.compile("[\t\n\x0b\x0c\r]")
+
+
+@lru_cache(maxsize=256)
+def _logsheet_text(key: bytes) -> tuple[str, ...]:
+    return tuple(_logsheet_lines_text(marshal.loads(key)))
+
+
+def _logsheet_lines_text(lines: list[dict[str, Any]]) -> list[str]:
+    """:meth:`Mythology.logsheet_text`, uncached."""
+    out = []
+    for line in lines:
+        heroes = sorted(line["T"], key=int)
+        cells = "".join(f"{h:>4}" for h in heroes)
+        c_line = "".join(f"{line['C'].get(h, ''):>4}" for h in heroes)
+        t_line = "".join(f"{line['T'][h]:>4}" for h in heroes)
+        entries = "  ".join(f"{e['C']}:{e['T']}" for e in line["entries"])
+        out.append(f"Turn {line['turn']:>2}  Hero{cells}")
+        out.append(f"          C   {c_line}")
+        out.append(f"          T   {t_line}")
+        if entries:
+            out.append(f"          {entries}")
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _unit_label(c: Components, unit: int) -> str:
+    return names.unit_label(c, unit)
+
+
+@lru_cache(maxsize=2048)
+def _near(c: Components, hex_id: str) -> str:
+    """Issue 14: the hexes next to a unit (204 E), so no one reads them off the map."""
+    return "; next: " + " ".join(c.map.neighbours(hex_id))
 
 
 #: Said once in every report, above the board (issue 14).
@@ -528,11 +570,10 @@ class Mythology(Ruleset):
         c = self.c
 
         def unit(u: int) -> str:
-            return names.unit_label(c, u)
+            return _unit_label(c, u)
 
         def near(hex_id: str) -> str:
-            """Issue 14: the hexes next to a unit (204 E), so no one reads them off the map."""
-            return "; next: " + " ".join(c.map.neighbours(hex_id))
+            return _near(c, hex_id)
 
         board: dict[str, list[str]] = {}
         carried: dict[int, list[str]] = {}  # unit -> Helpers, then Prizes, it holds
@@ -619,19 +660,13 @@ class Mythology(Ruleset):
     def logsheet_text(lines: list[dict[str, Any]]) -> list[str]:
         """006 C: per turn a C line (spent) and a T line (running total) under each Hero
         number, then the Monsters / Divine Occurrences / Aid-Ailment / Zeus entries."""
-        out = []
-        for line in lines:
-            heroes = sorted(line["T"], key=int)
-            cells = "".join(f"{h:>4}" for h in heroes)
-            c_line = "".join(f"{line['C'].get(h, ''):>4}" for h in heroes)
-            t_line = "".join(f"{line['T'][h]:>4}" for h in heroes)
-            entries = "  ".join(f"{e['C']}:{e['T']}" for e in line["entries"])
-            out.append(f"Turn {line['turn']:>2}  Hero{cells}")
-            out.append(f"          C   {c_line}")
-            out.append(f"          T   {t_line}")
-            if entries:
-                out.append(f"          {entries}")
-        return out
+        # Every report shows its reader's sheet, which changes only when they write on it:
+        # laid out once per distinct sheet (marshal: the key, plain data as the view holds).
+        try:
+            key = marshal.dumps(lines)
+        except ValueError:  # not plain data: laid out as it is
+            return _logsheet_lines_text(lines)
+        return list(_logsheet_text(key))
 
     def invariants(self, before: State | None, after: State, events: Sequence[Event],
                    private: Mapping[str, Sequence[Event]]) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, TypeGuard
 
 from pbem.core.errors import excerpt
@@ -138,7 +138,13 @@ def event_text(c: Components, event: Mapping[str, Any]) -> str:
     text = str(event.get("text", "")).replace(", not unit 0", ", and none was named")
     if event.get("type") == "special-victory":
         text = _special_victory(event, text)
+    return _named(c, text)
 
+
+@lru_cache(maxsize=4096)
+def _named(c: Components, text: str) -> str:
+    """:func:`event_text` after its first steps: the same text comes to every reader of a
+    record (the gazette and each player), so it is worded once (issue 20)."""
     out, last = [], 0
     for m in _UNIT_REF.finditer(text):
         unit = int(m.group(1))
