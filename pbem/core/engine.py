@@ -661,8 +661,6 @@ GmKeyLoader = Callable[[], Ed25519PrivateKey]
 ReportWriter = Callable[[Campaign, int], None]
 
 
-
-
 def adjudicate(campaign: Campaign, gm_key: GmKeyLoader, *, force: bool = False,
                write_reports: ReportWriter | None = None) -> list[int]:
     """Adjudicate the open phase and any automatic phases after it; the new record numbers.
