@@ -102,9 +102,9 @@ def test_a_changed_list_of_sealed_orders_to_reveal_is_caught(finished: Path,
     n = ledger.count(work / "ledger")
     boundary = _spans(n, 2)[0][1]
     path = work / "gm" / "records" / f"{boundary:06d}" / "unrevealed.json"
-    waiting = json.loads(path.read_bytes())
+    waiting = engine.load_unrevealed(open_campaign(work, games.get), boundary)
     assert waiting, "the boundary must have sealed orders waiting"
-    path.write_bytes(json.dumps(waiting[1:]).encode())
+    path.write_bytes(json.dumps(waiting[1:]).encode())  # a whole list, one file short
     with pytest.raises(AuditError) as caught:
         audit.audit(open_campaign(work, games.get), jobs=2)
     assert (caught.value.seq, caught.value.field) == (boundary, "gm unrevealed")

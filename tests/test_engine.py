@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import shutil
 import tomllib
 from collections.abc import Callable
@@ -491,16 +492,65 @@ def test_unrevealed_of_a_campaign_made_before_it_had_its_own_file(tmp_path: Path
     shutil.copytree(tmp_path / "a", tmp_path / "b")
     for rdir in sorted((tmp_path / "b" / "gm" / "records").iterdir()):
         private = json.loads((rdir / "private.json").read_text())
-        waiting = rdir / "unrevealed.json"  # no file: nothing waits
-        private["unrevealed"] = json.loads(waiting.read_text()) if waiting.is_file() else []
+        # The whole list, as pbem kept it then (a record's file may hold only additions).
+        private["unrevealed"] = engine.load_unrevealed(a.campaign, int(rdir.name))
         (rdir / "private.json").write_text(json.dumps(private))
-        waiting.unlink(missing_ok=True)
+        (rdir / "unrevealed.json").unlink(missing_ok=True)
     b = Table(tmp_path / "b", campaign_mod.open_campaign(tmp_path / "b", games.get), a.gm,
               a.player_keys)
     a.play_to_end()
     b.play_to_end()
     assert a.ledger_bytes() == b.ledger_bytes()
     assert audit.audit(b.campaign).replayed
+
+
+def _unrevealed_files(t: Table) -> dict[int, Any]:
+    out = {}
+    for k in range(1, ledger.count(t.campaign.ledger_dir) + 1):
+        path = engine.record_dir(t.campaign, k) / "unrevealed.json"
+        if path.is_file():
+            out[k] = json.loads(path.read_bytes())
+    return out
+
+
+@pytest.mark.parametrize("span", [2, engine.UNREVEALED_SPAN])
+def test_unrevealed_files_hold_additions_to_a_recent_whole_list(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, span: int) -> None:
+    """While sealed files only pile up (the conformance pledges wait for the end of the game),
+    a record's unrevealed.json holds what was added since a whole list at most ``span``
+    records back, not its whole growing list; a cold reader gets the same lists, and the
+    ledger does not depend on how they are kept."""
+    monkeypatch.setattr(engine, "UNREVEALED_SPAN", span)
+    t = make_table(tmp_path / "camp", rounds="4")
+    t.play_to_end()
+    files = _unrevealed_files(t)
+    deltas = {k: f for k, f in files.items() if isinstance(f, dict)}
+    assert deltas and any(isinstance(f, list) for f in files.values())
+    for k, f in deltas.items():
+        assert 0 < k - f["base"] <= span and isinstance(files[f["base"]], list), k
+    warm = {k: engine.load_unrevealed(t.campaign, k) for k in files}
+    engine._waiting.clear()
+    assert {k: engine.load_unrevealed(t.reopen(), k) for k in files} == warm
+    for k, f in deltas.items():
+        assert warm[k] == files[f["base"]] + f["added"]
+    reference = make_table(tmp_path / "ref", rounds="4")
+    monkeypatch.setattr(engine, "UNREVEALED_SPAN", 0)  # whole lists only
+    reference.play_to_end()
+    assert not any(isinstance(f, dict) for f in _unrevealed_files(reference).values())
+    assert t.ledger_bytes() == reference.ledger_bytes()
+    assert audit.audit(t.campaign, jobs=1).replayed
+
+
+def test_a_damaged_unrevealed_file_is_named(tmp_path: Path) -> None:
+    t = make_table(tmp_path / "camp", rounds="4")
+    t.play_phases(4)
+    k, f = next((k, f) for k, f in _unrevealed_files(t).items() if isinstance(f, dict))
+    path = engine.record_dir(t.campaign, k) / "unrevealed.json"
+    for bad in ({"base": k, "added": []}, {"base": f["base"]}, {"base": True, "added": []}):
+        path.write_text(json.dumps(bad))
+        engine._waiting.clear()
+        with pytest.raises(CampaignError, match=r"unrevealed\.json is damaged"):
+            engine.load_unrevealed(t.reopen(), k)
 
 
 def test_no_unrevealed_file_when_nothing_waits_and_a_stale_one_goes(table: Table) -> None:

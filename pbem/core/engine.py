@@ -187,24 +187,50 @@ def load_unrevealed(campaign: Campaign, seq: int) -> list[dict[str, Any]]:
     It has a file of its own because it grows with a campaign whose orders stay sealed to
     the end: only the next adjudication reads it (and the GM's audit, at the end and where it
     splits the replay), never the reports. No file means nothing waits. Campaigns adjudicated
-    before pbem 0.x kept the list in private.json."""
+    before pbem 0.x kept the list in private.json. While files only pile up, a record's file
+    holds what was added since a recent record's whole list (:func:`_unrevealed`)."""
+    return list(_unrevealed(campaign, seq)[0])
+
+
+#: How many records back the whole list a record's ``{"base": j, "added": [...]}`` builds
+#: on may be: a game whose orders stay sealed to the end (Grecos) writes each record's
+#: additions, not its whole growing list (quadratic over a game), and a whole list this often.
+UNREVEALED_SPAN = 32
+
+
+def _unrevealed(campaign: Campaign, seq: int
+                ) -> tuple[list[dict[str, Any]], tuple[int, int]]:
+    """The list after record ``seq`` (not to be changed: the caller copies it) and its base
+    ``(j, n)``: the record ``j <= seq`` whose unrevealed.json is a whole list (or absent) and
+    whose list is the first ``n`` items of this one."""
     if seq == 0:
-        return []
+        return [], (0, 0)
     base = f"{_records_base(campaign)}/{seq:06d}"
     known = _waiting.get(base)
     if known is not None and known[0] == _waiting_stamp(base):
-        return list(known[1])
-    path = record_dir(campaign, seq) / "unrevealed.json"
-    if path.is_file():
-        waiting: list[dict[str, Any]] = canonical.parse(path.read_bytes())
-        return waiting
-    return list(load_private(campaign, seq).get("unrevealed", []))
+        return known[1], known[2]
+    path = f"{base}/unrevealed.json"
+    if not os.path.isfile(path):
+        older = list(load_private(campaign, seq).get("unrevealed", []))
+        return older, (seq, len(older))
+    found = canonical.parse(_read_bytes(path))
+    if isinstance(found, list):
+        return found, (seq, len(found))
+    j = found.get("base") if isinstance(found, dict) else None
+    added = found.get("added") if isinstance(found, dict) else None
+    if not isinstance(j, int) or isinstance(j, bool) or not 0 <= j < seq or not isinstance(
+            added, list):
+        raise CampaignError(f"{path} is damaged: neither a list nor a base and its additions")
+    whole, (k, n) = _unrevealed(campaign, j)
+    if k != j:
+        raise CampaignError(f"{path} is damaged: its base, record {j}, holds no whole list")
+    return [*whole, *added], (j, n)
 
 
-#: record directory -> the stamps of its unrevealed.json and private.json, and the sealed
-#: files still waiting after it, as that record's adjudication wrote them (the next one
-#: reads them).
-_waiting: dict[str, tuple[tuple[object, ...], list[dict[str, Any]]]] = {}
+#: record directory -> the stamps of its unrevealed.json and private.json, the sealed files
+#: still waiting after it and their base (:func:`_unrevealed`), as that record's adjudication
+#: wrote them (the next one reads them).
+_waiting: dict[str, tuple[tuple[object, ...], list[dict[str, Any]], tuple[int, int]]] = {}
 
 
 def _waiting_stamp(base: str) -> tuple[object, ...]:
@@ -734,8 +760,8 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     s_k, t_k = dice.chain_value(s_head, n, seq), dice.chain_value(t_head, n, seq)
     h = head(campaign, seq - 1)  # the caller holds the lock: the ledger has seq - 1 records
     res = resolve_phase(campaign, phase, state, accepted, s_k, t_k, h.mix)
-    waiting = load_unrevealed(campaign, seq - 1)
-    due, still = reveal_step(waiting, seq, phase, list(accepted), res)
+    waiting, (since, kept) = _unrevealed(campaign, seq - 1)
+    due, still = reveal_step(list(waiting), seq, phase, list(accepted), res)
 
     def text(k: int, player: str) -> str:
         if k == seq:
@@ -791,15 +817,21 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     _sealed[private_path] = (private_stamp, sealed_draws)
     waiting_stamp: Stamp | None = None
     if still:
-        waiting_stamp = _write_fresh(f"{base}/unrevealed.json", canonical_json(still), durable)
+        # Nothing of the whole list at ``since`` published, and that list recent: this
+        # record's additions to it (the rest of the list stays as it was).
+        piled = kept and seq - since <= UNREVEALED_SPAN and all(d["seq"] == seq for d in due)
+        doc: Any = {"added": still[kept:], "base": since} if piled else still
+        info = (since, kept) if piled else (seq, len(still))
+        waiting_stamp = _write_fresh(f"{base}/unrevealed.json", canonical_json(doc), durable)
     else:
+        info = (seq, 0)
         # Nothing waits (most records of most games): no file, one file fewer to create per
         # record. One left by an interrupted run with other orders goes.
         with contextlib.suppress(FileNotFoundError):
             os.unlink(f"{base}/unrevealed.json")
     if len(_waiting) >= 8:
         del _waiting[next(iter(_waiting))]
-    _waiting[base] = ((waiting_stamp, private_stamp), still)
+    _waiting[base] = ((waiting_stamp, private_stamp), still, info)
     if durable:
         rdir = record_dir(campaign, seq)
         fsync_dirs([rdir / "orders", rdir, rdir.parent] if copies else [rdir, rdir.parent])
