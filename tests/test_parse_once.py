@@ -95,3 +95,31 @@ def test_a_changed_copy_of_sealed_orders_still_fails_the_audit(table: Table) -> 
     table.reopen()
     with pytest.raises(AuditError):
         audit.audit(table.campaign, jobs=1)
+
+
+def test_the_ledger_is_counted_on_from_what_was_known(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After each new record the ledger directory changes; counting it again walks on from
+    the known count (a stat a record) instead of listing every name again, and a missing last
+    record still makes it count afresh."""
+    import os
+
+    ledger_dir = table.campaign.ledger_dir
+    table.play_phases(1)
+    first = ledger.count(ledger_dir)
+    listed: list[object] = []
+    real_listdir = os.listdir
+
+    def listing(path: object) -> list[str]:
+        listed.append(path)
+        return real_listdir(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "listdir", listing)
+    table.play_phases(2)
+    assert ledger.count(ledger_dir) == first + 2 == len(
+        [n for n in real_listdir(ledger_dir) if n.endswith(".toml")])
+    assert not [p for p in listed if str(p) == str(ledger_dir)]
+    last = ledger_dir / ledger.record_name(first + 2)
+    last.rename(last.with_suffix(".gone"))
+    assert ledger.count(ledger_dir) == first + 1
+    assert [p for p in listed if str(p) == str(ledger_dir)]
