@@ -281,6 +281,34 @@ def test_settings_temp_file_is_swept_without_a_killed_lock_holder(tmp_path: Path
     assert not leftover.exists() and theirs.exists()
 
 
+def test_the_top_of_gm_is_swept_again_only_when_it_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command that adjudicates record after record locks the campaign at each: the top of
+    gm/ is listed again only when an entry came or went there since (its mtime), and a
+    settings writer killed in between still has its temp file swept at the next lock."""
+    t = make_table(tmp_path / "C", rounds="1")
+    swept: list[Path] = []
+    real = fsutil.sweep_temp_files
+
+    def counting(root: Path, **kwargs: bool) -> list[Path]:
+        swept.append(root)
+        return real(root, **kwargs)
+
+    monkeypatch.setattr(fsutil, "sweep_temp_files", counting)
+    for _ in range(3):
+        with fsutil.CampaignLock(t.root / "gm"):
+            pass
+    assert len(swept) <= 1
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    leftover = t.root / "gm" / f".settings.toml.tmp-{dead}"
+    time.sleep(0.01)  # a coarse clock: let the folder's mtime move
+    leftover.write_bytes(b"half")
+    with fsutil.CampaignLock(t.root / "gm"):
+        pass
+    assert not leftover.exists() and len(swept) >= 1
+
+
 def test_two_commands_at_once_never_remove_each_others_temp_files(tmp_path: Path) -> None:
     """A command blocked on the lock while another writes: the writer's temp files (live PID)
     survive the second command's sweep, and both finish."""

@@ -424,6 +424,10 @@ def write_new(directory: Path, suffix: str, data: bytes, width: int = 6, *,
         return path
 
 
+#: gm/ folder -> its mtime when this process last swept its top (CampaignLock).
+_swept: dict[str, int] = {}
+
+
 class CampaignLock:
     """An exclusive ``flock`` on ``gm/lock``: one changing command at a time per campaign.
 
@@ -460,7 +464,14 @@ class CampaignLock:
             sweep_temp_files(gm_dir.parent if (gm_dir.parent / "campaign.toml").is_file()
                              else gm_dir)
         else:
-            sweep_temp_files(gm_dir, recursive=False)
+            # The top of gm/ unchanged since this process swept it (its mtime): no temp file
+            # can have appeared there (a command adjudicating record after record locks the
+            # campaign at each).
+            top = os.fspath(gm_dir)
+            changed = os.stat(top).st_mtime_ns
+            if _swept.get(top) != changed:
+                sweep_temp_files(gm_dir, recursive=False)
+                _swept[top] = changed
         os.ftruncate(self.fd, 0)
         os.pwrite(self.fd, f"{os.getpid()}\n".encode(), 0)
 

@@ -58,9 +58,9 @@ class Queued(FrozenValue):
 
 
 def _read(campaign: Campaign) -> tuple[int, list[dict[str, Any]]]:
-    path = campaign.gm_dir / QUEUE
     if not os.path.exists(f"{campaign.gm_dir}/{QUEUE}"):  # most records: one stat
         return 0, []
+    path = campaign.gm_dir / QUEUE
     try:
         data = tomli.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
