@@ -8,9 +8,7 @@ reaches a template, so a template slip cannot leak another player's secrets.
 from __future__ import annotations
 
 import json
-import re
 import secrets
-import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -22,7 +20,7 @@ from jinja2.parser import Parser
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
-from pbem.core import deadlines, engine, escape, ledger
+from pbem.core import deadlines, engine, escape, ledger, wrapping
 from pbem.core.campaign import Campaign
 from pbem.core.errors import CampaignError, UsageError
 from pbem.core.forms import render_form
@@ -76,17 +74,8 @@ def preload(game: str) -> None:
 def wrap(text: str, first: str = "", rest: str = "  ", width: int = 78) -> str:
     """Template filter: ``text`` wrapped within ``width`` columns (plain-text mail), the first
     line starting with ``first`` and the others with ``rest``."""
-    text = str(text)
-    if len(first) + len(text) <= width and text == text.strip() \
-            and not _WRAP_SPACE.search(text):
-        return first + text  # one line, as textwrap would give it (most lines: issue 20)
-    return "\n".join(textwrap.wrap(text, width, initial_indent=first,
-                                    subsequent_indent=rest, break_on_hyphens=False)) or first
-
-
-#: The characters textwrap turns into spaces (tab, line feed, ...): a text with one of
-#: these goes through textwrap even when it is short.
-_WRAP_SPACE = re.compile("[\t\n\x0b\x0c\r]")
+    return "\n".join(wrapping.wrap(str(text), width, first, rest,
+                                     break_on_hyphens=False)) or first
 
 
 def _finalize(value: Any) -> Any:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import marshal
-import re
-import textwrap
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
+from pbem.core import wrapping
 from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem, ProblemsError
 from pbem.core.resources import order_form_text
@@ -78,13 +77,7 @@ def _without_lesser(form: str, start: str = LESSER_FORM_START,
 def _comment(line: str) -> tuple[str, ...]:
     """A situation line as form comments, wrapped for mail clients on phones (78 columns).
     The same lines recur from turn to turn and reader to reader: wrapped once each."""
-    if line and len(line) <= 74 and line == line.strip() and not _WRAP_SPACE.search(line):
-        return ("# " + line,)  # one line, as textwrap would give it
-    return tuple(textwrap.wrap(line, 76, initial_indent="# ", subsequent_indent="#     "))
-
-
-#: The characters textwrap turns into spaces: a line with one of these goes through it.
-_WRAP_SPACE = re.compile("[\t\n\x0b\x0c\r]")
+    return tuple(wrapping.wrap(line, 76, "# ", "#     "))
 
 
 @lru_cache(maxsize=256)
