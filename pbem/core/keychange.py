@@ -34,8 +34,10 @@ MAX_REASON = 1000
 DEFAULT_REASON = "key replaced by the GM"
 
 
-class Queued(FrozenValue):
-    """A change as queued: the record that carries it and the first record it signs."""
+class KeyChange(FrozenValue):
+    """A player's (or the GM's) key change, its keys parsed: carried by ``record`` (queued
+    for the next record, or a ``[[key_changes]]`` entry of the ledger), in effect from
+    ``from_record``."""
 
     _fields = ("player", "old", "new", "reason", "record")
     __slots__ = _fields
@@ -55,6 +57,12 @@ class Queued(FrozenValue):
     @property
     def from_record(self) -> int:
         return self.record + 1
+
+    @classmethod
+    def of(cls, entry: dict[str, Any], record: int) -> KeyChange:
+        """A ``[[key_changes]]`` entry (queue or ledger, shapes checked) of ``record``."""
+        return cls(entry["principal"], parse_public_key(entry["old"]),
+                   parse_public_key(entry["new"]), entry["reason"], record)
 
 
 def _read(campaign: Campaign) -> tuple[int, list[dict[str, Any]]]:
@@ -90,16 +98,15 @@ def done(campaign: Campaign, seq: int) -> None:
             os.unlink(campaign.gm_dir / QUEUE)
 
 
-def pending(campaign: Campaign) -> list[Queued]:
+def pending(campaign: Campaign) -> list[KeyChange]:
     """The changes waiting for the next record (none when the queue is stale)."""
     record, changes = _read(campaign)
     if record != ledger.count(campaign.ledger_dir) + 1:
         return []
-    return [Queued(c["principal"], parse_public_key(c["old"]), parse_public_key(c["new"]),
-                   c["reason"], record) for c in changes]
+    return [KeyChange.of(c, record) for c in changes]
 
 
-def queue(campaign: Campaign, player: str, new: bytes, reason: str = DEFAULT_REASON) -> Queued:
+def queue(campaign: Campaign, player: str, new: bytes, reason: str = DEFAULT_REASON) -> KeyChange:
     """Queue ``player``'s key change to ``new`` for the next record (the GM's copy, version 2).
 
     Refused: a version 1 campaign (its keys are in no signed file), a finished game, a name
@@ -144,7 +151,7 @@ def queue(campaign: Campaign, player: str, new: bytes, reason: str = DEFAULT_REA
         atomic_write(campaign.gm_dir / QUEUE,
                      tomli_w.dumps({"record": seq, "key_changes": changes}).encode(), 0o600,
                      durable=campaign.durable)
-        return Queued(player, keys[player], new, reason, seq)
+        return KeyChange(player, keys[player], new, reason, seq)
 
 
 def _game_over(campaign: Campaign, seq: int) -> bool:
@@ -183,30 +190,9 @@ def explain(campaign: Campaign, order: OrderFile, exc: SignatureError) -> Signat
     return exc
 
 
-class Change(FrozenValue):
-    """One ``[[key_changes]]`` entry of the ledger, its keys parsed: carried by record
-    ``seq``, in effect from ``seq + 1``."""
-
-    _fields = ("seq", "player", "old", "new", "reason")
-    __slots__ = _fields
-    seq: Final[int]
-    player: Final[str]
-    old: Final[bytes]
-    new: Final[bytes]
-    reason: Final[str]
-
-    def __init__(self, seq: int, player: str, old: bytes, new: bytes, reason: str) -> None:
-        self.seq = seq
-        self.player = player
-        self.old = old
-        self.new = new
-        self.reason = reason
-
-
-def ledger_changes(campaign: Campaign) -> list[Change]:
+def ledger_changes(campaign: Campaign) -> list[KeyChange]:
     """Every key change the ledger holds, in order (the GM's too, as principal ``gm``)."""
-    return [Change(seq, c["principal"], parse_public_key(c["old"]), parse_public_key(c["new"]),
-                   c["reason"])
+    return [KeyChange.of(c, seq)
             for seq, changes in campaign.key_changes(ledger.count(campaign.ledger_dir))
             for c in changes]
 
@@ -214,4 +200,4 @@ def ledger_changes(campaign: Campaign) -> list[Change]:
 def former_keys(campaign: Campaign) -> dict[tuple[str, bytes], tuple[int, str]]:
     """(player, key) -> (the record whose key change replaced it, the GM's reason), the last
     such change of each; keys given back later are the player's again, not former."""
-    return {(c.player, c.old): (c.seq, c.reason) for c in ledger_changes(campaign)}
+    return {(c.player, c.old): (c.record, c.reason) for c in ledger_changes(campaign)}

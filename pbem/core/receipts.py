@@ -196,7 +196,7 @@ def key_history(campaign: Campaign, player: str) -> list[tuple[int, bytes, bytes
     allowed_signers), then (seq, old, new, reason) for each key change of record ``seq``."""
     base = campaign.base_keys().get(player)
     out = [] if base is None else [(0, base, base, "")]
-    return out + [(c.seq, c.old, c.new, c.reason) for c in ledger_changes(campaign)
+    return out + [(c.record, c.old, c.new, c.reason) for c in ledger_changes(campaign)
                   if c.player == player]
 
 
