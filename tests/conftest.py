@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import games
 from pbem.core import campaign as campaign_mod
-from pbem.core import engine, keys
+from pbem.core import engine, keys, ledger
 from pbem.core.campaign import Campaign
 from pbem.core.dice import Stream
 from pbem.core.forms import orders_toml, render_form
@@ -27,8 +27,10 @@ from pbem.core.signing import sign_text
 from tests import budget  # noqa: F401  (the property tests' example counts)
 
 # Every test checks that no submit check, view, bot or report changes the state the engine
-# shares with them instead of copying it (engine.load_state(shared=True)).
+# shares with them instead of copying it (engine.load_state(shared=True)), and that every
+# record the engine hands its readers unparsed is what its bytes parse to (ledger.remember).
 engine.CHECK_SHARED = True
+ledger.CHECK_REMEMBERED = True
 
 PLAYERS = ("alice", "bob", "carol")
 

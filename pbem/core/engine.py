@@ -842,8 +842,11 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     campaign.wrote_record(seq, data)
     if changes:
         keychange.done(campaign, seq)
-    # The new head, known without parsing the record back (the next record needs its mix).
-    _heads[campaign.ledger_dir] = (written, Head(seq, ledger.file_hash(data), res.mix, data))
+    # The new head, known without parsing the record back (the next record needs its mix),
+    # and the record itself for its readers in this process (its reports).
+    digest = ledger.file_hash(data)
+    ledger.remember(data, digest, record)
+    _heads[campaign.ledger_dir] = (written, Head(seq, digest, res.mix, data))
     return res.next_phase
 
 

@@ -63,6 +63,8 @@ def load(data: bytes, name: str = "record", *, memo: bool = True) -> dict[str, A
     digest = hashlib.sha256(data).digest() if memo else b""
     known = _parsed.get(digest) if memo else None
     if known is not None:
+        if isinstance(known, dict):  # remembered as written: packed at its first reading
+            known = _parsed[digest] = marshal.dumps(known)
         record: dict[str, Any] = marshal.loads(known)
         return record
     try:
@@ -81,8 +83,35 @@ def load(data: bytes, name: str = "record", *, memo: bool = True) -> dict[str, A
     return record
 
 
-#: sha256 of a record's bytes -> the parsed record, marshalled, oldest first.
-_parsed: dict[bytes, bytes] = {}
+def remember(data: bytes, digest: str, record: dict[str, Any]) -> None:
+    """The engine wrote ``record`` as ``data`` (sha256 ``digest``, hex): the next reading of
+    these bytes (the record's reports, the next submission's head) takes it from here, not
+    from a parse. ``record`` must be what the parse gives: plain TOML values (the rules'
+    events are; :data:`CHECK_REMEMBERED` makes the test suite hold every record to it), and
+    no longer changed by the caller."""
+    if CHECK_REMEMBERED and _typed(tomli.loads(data.decode("utf-8"))) != _typed(record):
+        raise AssertionError(f"record {record.get('seq')} is not what its bytes parse to")
+    if len(_parsed) >= _MEMO_RECORDS:
+        del _parsed[next(iter(_parsed))]
+    _parsed[bytes.fromhex(digest)] = record
+
+
+def _typed(value: Any) -> Any:
+    """``value`` for :data:`CHECK_REMEMBERED`: every type named (``1`` is not ``True``, a
+    tuple not a list), a table's keys in any order (the file's order is the writer's)."""
+    if isinstance(value, dict):
+        return ("dict", sorted((k, _typed(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [_typed(v) for v in value])
+    return (type(value).__name__, value)
+
+
+#: sha256 of a record's bytes -> the parsed record, marshalled (or as the engine wrote it,
+#: until first read: :func:`remember`), oldest first.
+_parsed: dict[bytes, bytes | dict[str, Any]] = {}
+#: The test suite sets this: every remembered record is checked against the parse of its
+#: bytes (same values and types: a tuple kept for a list would differ).
+CHECK_REMEMBERED = False
 #: Records kept parsed (a few MB at most).
 _MEMO_RECORDS = 64
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import datetime
 import hashlib
+import marshal
 import re
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -218,9 +219,13 @@ def test_accepted_moves_are_never_skipped_unless_the_receipt_said_so(data: st.Da
     orders = mutated_orders(data, state, phase)
     player = phase.active or ""
     orders = pruned(state, phase, orders)
+    before = marshal.dumps(state)
     # The engine's submit path (Ruleset.check, one walk) says what the two calls say.
     problems, later = RULESET.check(state, phase, player, orders)
     assert problems == RULESET.validate(state, phase, player, orders)
+    # The review reads the state it is given (a submit check's is shared with the reports:
+    # engine.load_state); only cards and powers played are tried on a copy.
+    assert marshal.dumps(state) == before
     if problems:
         assert later == []
         return
@@ -231,6 +236,25 @@ def test_accepted_moves_are_never_skipped_unless_the_receipt_said_so(data: st.Da
             state, phase, orders, f"{phase.id}/{data.draw(st.integers(0, 999))}/{key}")
             if where not in flagged]
         assert not skipped, (phase.id, orders, skipped)
+
+
+@settings(max_examples=examples(40), deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_204_review_leaves_the_state_it_reads_unchanged(data: st.DataObject) -> None:
+    """The Moving Player's review (Ruleset.check at submit, validate at adjudication) reads
+    the state it is given, which at submit is shared with every report: only cards and powers
+    played are tried on a copy. A Turn's first move comes before any card made the effect
+    book (cards.effects), which a review must not create."""
+    moves = of_kind("move")
+    state, phase = moves[data.draw(st.integers(0, len(moves) - 1))]
+    state = copy.deepcopy(state)
+    if data.draw(st.booleans()):
+        state["turn_effects"].pop("cards", None)
+    orders = mutated_orders(data, state, phase)
+    before = marshal.dumps(state)
+    RULESET.check(state, phase, phase.active or "", orders)
+    assert marshal.dumps(state) == before
 
 
 def test_the_property_sees_accepted_orders_of_every_kind() -> None:

@@ -36,11 +36,29 @@ PASSIVE_KINDS = ("occurrence_reach", "occurrence_bonus")
 def effects(state: State) -> dict[str, Any]:
     """This turn's effect book, kept in the state so a replay sees the same."""
     book: dict[str, Any] = state["turn_effects"].setdefault("cards", {})
-    for key, empty in (("mods", []), ("halt", []), ("protect", []), ("terrain", []),
-                       ("movement", {}), ("ship", {}), ("challenge", {}), ("powers", {}),
-                       ("played", []), ("cancel", []), ("fired", [])):
-        book.setdefault(key, empty)
+    for key, empty in _EMPTY_BOOK:
+        if key not in book:
+            book[key] = list(empty) if isinstance(empty, list) else dict(empty)
     return book
+
+
+#: The effect book's keys and their empty values (copied at each use).
+_EMPTY_BOOK: tuple[tuple[str, Any], ...] = (
+    ("mods", []), ("halt", []), ("protect", []), ("terrain", []), ("movement", {}),
+    ("ship", {}), ("challenge", {}), ("powers", {}), ("played", []), ("cancel", []),
+    ("fired", []))
+
+
+def effects_read(state: State) -> dict[str, Any]:
+    """:func:`effects` for a reader: the same book, but a state that has none yet (or lacks a
+    key) is not written into; the defaults come fresh. A submit check reads a state shared
+    with every report (engine.load_state), which it must not change."""
+    book: dict[str, Any] | None = state["turn_effects"].get("cards")
+    if book is not None and all(k in book for k, _ in _EMPTY_BOOK):
+        return book
+    out = {k: (list(v) if isinstance(v, list) else dict(v)) for k, v in _EMPTY_BOOK}
+    out.update(book or {})
+    return out
 
 
 def power(c: Components, state: State, player: str, power_id: str) -> Effect | None:

@@ -424,7 +424,10 @@ def review(c: Components, state: State, player: str,
     parsed, problems = parse(c, orders, lesser=lesser,
                              powers=cards.power_ids(c, state, player))
     pending: list[Problem] = []
-    s = copy_state(state)
+    # Cards and powers played are tried on a copy (step 0); without any, the walk below only
+    # reads the state, so it reads the caller's own (a copy of a 20 kB state costs more
+    # than the rest of a short review).
+    s = copy_state(state) if parsed.plays else state
     board = Board(c)
     herc = hercules_id(c)
     remorse = s["remorse"] > 0
@@ -486,7 +489,7 @@ def review(c: Components, state: State, player: str,
         for e in phase.events[before:]:
             if e.get("type") == "effect-void":
                 problems.append(_foreseen(where, e["text"].rstrip(".")))
-    effects = cards.effects(s)
+    effects = cards.effects(s) if parsed.plays else cards.effects_read(s)
 
     # 1. Divine Occurrences (210).
     plotted = [o.code for o in sheet(s, player).occurrences]
@@ -578,7 +581,7 @@ def review(c: Components, state: State, player: str,
         # Phase.walk stops the move at the first illegal step (move-stopped).
         path_problems = [replace(p, foreseen=True) for p in
                          movement.check_path(board, mover, att.path, f"{where} path")]
-        closed = phase.terrain_problems(att.path) if hero else []
+        closed = closed_hexes(c, effects["terrain"], att.path) if hero else []
         if closed:
             path_problems.append(_foreseen(f"{where} path", f"{closed[0]} is closed to Heroes "
                                            "this Turn by a god's power or card (011)",
@@ -765,7 +768,7 @@ def _standing_threats(c: Components, s: State, player: str) -> dict[Any, str]:
     hexes to Heroes (keys: hex ids). Built only from what the mover knows: the gods in play
     and their powers, who still holds a face-down card, and his own card."""
     out: dict[Any, str] = {}
-    effects = cards.effects(s)
+    effects = cards.effects_read(s)
     idle = set(zeus.bolted(s))
     for p in s["seats"]:
         if p in idle:
@@ -775,7 +778,7 @@ def _standing_threats(c: Components, s: State, player: str) -> dict[Any, str]:
         for pw in c.gods[s["gods"][p]].powers:
             if pw.id not in used and pw.effect.kind in ("halt", "terrain"):
                 kinds.append((pw.effect.kind, pw.effect.target, pw.effect.feature))
-        if s["facedown"][p] and not cards.card_played(s, p):
+        if s["facedown"][p] and p not in effects["played"]:  # cards.card_played, read only
             if p == player:
                 e = c.cards[int(s["facedown"][p])].god.effect
                 if e.kind in ("halt", "terrain"):
