@@ -7,7 +7,9 @@ reaches a template, so a template slip cannot leak another player's secrets.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,6 +17,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from jinja2 import Environment, StrictUndefined, Template, nodes, select_autoescape
+from jinja2.bccache import BytecodeCache
 from jinja2.ext import Extension
 from jinja2.parser import Parser
 from jinja2.sandbox import SandboxedEnvironment
@@ -25,7 +28,7 @@ from pbem.core.campaign import Campaign
 from pbem.core.errors import CampaignError, UsageError
 from pbem.core.forms import render_form
 from pbem.core.fsutil import atomic_write
-from pbem.core.resources import share_dir
+from pbem.core.resources import cache_dir, share_dir
 from pbem.core.ruleset import PhaseSpec, Ruleset
 
 #: txt: plain mail body (78 columns); md: forum Markdown; bbcode: phpBB; html: one standalone
@@ -46,6 +49,7 @@ def _environment() -> SandboxedEnvironment:
     from jinja2 import FileSystemLoader
 
     env = SandboxedEnvironment(loader=FileSystemLoader(str(share_dir("templates"))),
+                               bytecode_cache=_compiled_templates(),
                                undefined=StrictUndefined, keep_trailing_newline=True,
                                trim_blocks=True, lstrip_blocks=True, auto_reload=False,
                                autoescape=select_autoescape(enabled_extensions=("html.j2",),
@@ -58,10 +62,35 @@ def _environment() -> SandboxedEnvironment:
     return env
 
 
+def _compiled_templates() -> BytecodeCache | None:
+    """Jinja's cache of compiled templates in the user's cache folder (``templates/``; see
+    :func:`pbem.core.resources.cache_dir`): a command that renders a report loads its template
+    compiled instead of compiling it again (tens of ms for a game's templates). Jinja keys an
+    entry by the template's name and checks it against the checksum of its source (an edited
+    template is compiled anew) and Jinja's and Python's versions; the file names here carry a
+    digest of this module, whose environment settings and extension shape the compiled code
+    too, so a pbem that compiles them otherwise never loads another's."""
+    from jinja2 import FileSystemBytecodeCache
+
+    folder = cache_dir("templates")
+    if folder is None:
+        return None
+    with open(__file__, "rb") as f:
+        settings = hashlib.sha256(f.read()).hexdigest()[:16]
+    return FileSystemBytecodeCache(str(folder), f"{settings}-%s.cache")
+
+
 @cache
 def _template(game: str, fmt: str) -> Template:
     """The game's own template for ``fmt``, or the shared one under ``_base/``."""
-    return _environment().select_template([f"{game}/report.{fmt}.j2", f"_base/report.{fmt}.j2"])
+    env = _environment()
+    template = env.select_template([f"{game}/report.{fmt}.j2", f"_base/report.{fmt}.j2"])
+    # A template loaded compiled (_compiled_templates) was not parsed in this process, so
+    # its {% public %} tags are found in its source.
+    if template.name and env.loader is not None and re.search(
+            _PUBLIC_TAG, env.loader.get_source(env, template.name)[0]):
+        _WITH_PARTS.add(template.name)
+    return template
 
 
 def preload(game: str) -> None:
@@ -139,6 +168,8 @@ class _PublicPart(Extension):
 #: The templates that have public parts (their own, not their parents'): only their
 #: records' gazettes are rendered ahead of the players' reports.
 _WITH_PARTS: set[str] = set()
+#: A ``{% public %}`` tag in a template's source.
+_PUBLIC_TAG = r"\{%[-+]?\s*public\b"
 
 
 class _Shared:

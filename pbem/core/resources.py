@@ -74,10 +74,11 @@ def parse_toml(text: str, parser: ModuleType | None = None) -> dict[str, Any]:
     return data
 
 
-def cache_dir() -> Path | None:
+def cache_dir(kind: str = "toml") -> Path | None:
     """The folder of parsed data files: ``$PBEM_CACHE_DIR`` (empty: none), else
-    ``$XDG_CACHE_HOME/pbem`` or ``~/.cache/pbem``, each with ``toml/`` in it; ``None`` when
-    it cannot be made, or is not a folder of this user's that only they can write."""
+    ``$XDG_CACHE_HOME/pbem`` or ``~/.cache/pbem``, each with ``kind/`` in it (``toml``: the
+    data files; ``templates``: the compiled report templates); ``None`` when it cannot be
+    made, or is not a folder of this user's that only they can write."""
     import stat
 
     base = os.environ.get(CACHE_ENV)
@@ -86,7 +87,7 @@ def cache_dir() -> Path | None:
     try:
         root = Path(base) if base else (
             Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pbem")
-        folder = root / "toml"
+        folder = root / kind
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         st = os.stat(folder)
     except (OSError, RuntimeError):  # RuntimeError: Path.home() without a home
