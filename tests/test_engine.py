@@ -397,13 +397,13 @@ def test_interrupted_adjudication_reruns_to_identical_bytes(
             calls["n"] += 1
             return real(path, data, mode, **kwargs)
 
-        def torn(path: str, data: bytes, durable: bool, calls=calls,
+        def torn(path: str, data: bytes, durable: bool, mode: int = 0o600, calls=calls,
                  crash_after=crash_after) -> Stamp:
             if calls["n"] >= crash_after:
-                real_fresh(path, data[: len(data) // 2], durable)
+                real_fresh(path, data[: len(data) // 2], durable, mode)
                 raise KeyboardInterrupt("simulated kill")
             calls["n"] += 1
-            return real_fresh(path, data, durable)
+            return real_fresh(path, data, durable, mode)
 
         monkeypatch.setattr(eng, "atomic_write", flaky)
         monkeypatch.setattr(eng, "_write_fresh", torn)

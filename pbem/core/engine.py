@@ -836,8 +836,11 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
         rdir = record_dir(campaign, seq)
         fsync_dirs([rdir / "orders", rdir, rdir.parent] if copies else [rdir, rdir.parent])
     name = ledger.record_name(seq)
-    atomic_write(campaign.ledger_dir / f"{name}.sig",
-                 sign_file_bytes(data, key, public_key=_public_raw(key)), durable=durable)
+    # The signature goes first, in place like the GM's files (no reader takes the signature
+    # of a record that is not there; a rerun writes it again), and its folder's entry is
+    # made durable by the record's own rename and folder sync, which follow.
+    _write_fresh(f"{campaign.ledger_dir}/{name}.sig",
+                 sign_file_bytes(data, key, public_key=_public_raw(key)), durable, mode=0o644)
     written = atomic_write(campaign.ledger_dir / name, data, durable=durable)
     campaign.wrote_record(seq, data)
     if changes:
@@ -875,12 +878,12 @@ def _make_record_dir(base: str, orders: bool) -> None:
             os.mkdir(f"{base}/orders")
 
 
-def _write_fresh(path: str, data: bytes, durable: bool) -> Stamp:
+def _write_fresh(path: str, data: bytes, durable: bool, mode: int = 0o600) -> Stamp:
     """Write one of the GM's files of a record not yet in the ledger: in place (created or
     truncated; never through a link), fsynced when ``durable``; its stamp. Atomic
     replacement is not needed: the ledger record, written after them all, is the commit
     point."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, mode)
     try:
         view = memoryview(data)
         while view:

@@ -38,6 +38,29 @@ def copy_state(state: State) -> State:
     return copied
 
 
+def put_sorted(table: dict[str, Any], key: str, value: Any) -> None:
+    """``table[key] = value``, the keys kept in sorted order: the order of the state's canonical
+    JSON, which a parse of it gives. A state the rules leave in that order is the next record's
+    as it is (engine.next_state); one that is not is parsed again from its JSON."""
+    if not table or key > next(reversed(table)) or key in table:
+        table[key] = value
+        return
+    table[key] = value
+    items = sorted(table.items())
+    table.clear()
+    table.update(items)
+
+
+def sorted_tree(value: Any) -> Any:
+    """A copy of plain data with every table's keys in sorted order (see :func:`put_sorted`):
+    for a player's orders kept in the state as given."""
+    if isinstance(value, dict):
+        return {k: sorted_tree(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [sorted_tree(v) for v in value]
+    return value
+
+
 # A dataclass for dataclasses.replace (the tests), its methods written out
 # (pbem.core.values: generated ones cost ~3.5 M instructions at import).
 @dataclass(init=False, repr=False, eq=False)

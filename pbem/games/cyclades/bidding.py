@@ -194,11 +194,13 @@ class Auction:
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data for the ledger: no tuples, no None (a missing key means none)."""
+        # Keys in sorted order, as the state's canonical JSON has them (ruleset.put_sorted).
         out: dict[str, Any] = {
-            "holders": {g: {"pillar": p, "amount": a} for g, (p, a) in self.holders.items()},
             "apollo": list(self.apollo),
-            "payments": dict(self.payments),
-            "events": [dict(e) for e in self.events],
+            "events": [dict(sorted(e.items())) for e in self.events],
+            "holders": {g: {"amount": a, "pillar": p}
+                        for g, (p, a) in sorted(self.holders.items())},
+            "payments": dict(sorted(self.payments.items())),
         }
         if self.prosperity is not None:
             out["prosperity"] = self.prosperity

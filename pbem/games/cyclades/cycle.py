@@ -87,6 +87,7 @@ from typing import Any, Final
 
 from pbem.core.dice import Rng
 from pbem.core.errors import Problem
+from pbem.core.ruleset import sorted_tree
 from pbem.games.cyclades import bidding, victory
 from pbem.games.cyclades.components import Components
 from pbem.games.cyclades.maps import Board
@@ -612,7 +613,7 @@ def store_standing(state: State, defend: Mapping[str, Mapping[str, Any]]) -> Non
     An empty ``[defend]`` keeps the orders given before (our reading: an unchanged form)."""
     for p, orders in defend.items():
         if orders:
-            state["standing"][p] = dict(orders)
+            state["standing"][p] = sorted_tree(dict(orders))
 
 
 def unused_gods(c: Components, state: State, auction: bidding.Auction) -> list[str]:
@@ -650,7 +651,7 @@ def resolve_bid(c: Components, board: Board, state: State,
     queue: list[list[str]] = [[g, auction.holders[g][0]] for g in track if g in auction.holders]
     if auction.apollo:
         queue.append([bidding.APOLLO, auction.apollo[0]])
-    state["acting"] = {"queue": queue, "index": 0, "finished": []}
+    state["acting"] = {"finished": [], "index": 0, "queue": queue}
     state["step"] = "act"
     return events
 
@@ -693,7 +694,7 @@ def dismiss_hades(state: State) -> list[Event]:
     to 0 (otherwise the pillar keeps its height for the next roll)."""
     if not state["hades"]["active"]:
         return []  # not on the board: his pillar keeps climbing (Cycle 5.1)
-    state["hades"] = {"column": 0, "active": False}
+    state["hades"] = {"active": False, "column": 0}
     if "hades" in state["gods"]["track"]:
         state["gods"]["track"].remove("hades")
     return [event("hades_leaves", "Cycle 9.2", "Hades leaves the board; his pillar goes back "
@@ -766,6 +767,6 @@ def start_first_cycle(c: Components, board: Board, state: State, rng: Rng) -> li
 def _new_cycle(state: State) -> None:
     state["cycle"] = int(state["cycle"]) + 1
     state["auction"] = {}
-    state["acting"] = {"queue": [], "index": 0, "finished": []}
+    state["acting"] = {"finished": [], "index": 0, "queue": []}
     for hand in state["hands"].values():
         hand["bought"] = []

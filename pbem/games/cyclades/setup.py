@@ -254,7 +254,7 @@ def resolve_setup_bid(c: Components, board: Board, state: State,
     state["gods"]["unused"] = cycle.unused_gods(c, state, auction)
     queue = [[g, auction.holders[g][0]] for g in track if g in auction.holders]
     queue += [[bidding.APOLLO, pl] for pl in auction.apollo]
-    state["acting"] = {"queue": queue, "index": 0, "finished": []}
+    state["acting"] = {"finished": [], "index": 0, "queue": queue}
     state["turn_order"] = []  # Setup 10 fills it as the pillars deploy
     state["step"] = "deploy"
     events.append(event("deploy_order", "Setup 9", "Deployment order: "

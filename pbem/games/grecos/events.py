@@ -73,7 +73,7 @@ from typing import Any
 
 from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem, excerpt
-from pbem.core.ruleset import copy_state
+from pbem.core.ruleset import copy_state, put_sorted
 from pbem.games.grecos import materials
 from pbem.games.grecos import policy as policy_mod
 from pbem.games.grecos.components import Card, Components, load
@@ -577,8 +577,8 @@ def _effect(c: Components, state: State, player: str, play: Play, rng: Rng | Non
         chits.remove(play.unit)
         new = str(state["next_unit"])
         state["next_unit"] = int(state["next_unit"]) + 1
-        state["units"][new] = {"kind": play.unit, "owner": player, "square": old["square"],
-                               "hits": c.units[play.unit].hits}
+        put_sorted(state["units"], new, {"hits": c.units[play.unit].hits, "kind": play.unit,
+                                         "owner": player, "square": old["square"]})
         materials.assign(c, state, new)  # --option materials=on: as a recruit (Golem 1-16)
         return [_ev("unit-replaced", r, f"{player}'s {c.units[old['kind']].name} (unit {sq}) "
                     f"on {old['square']} goes back to his pile; a "

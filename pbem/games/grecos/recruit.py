@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.errors import Problem, excerpt
+from pbem.core.ruleset import put_sorted
 from pbem.games.grecos import materials
 from pbem.games.grecos.components import Components, UnitKind
 from pbem.games.grecos.squares import SQUARES, is_square, neighbours, order
@@ -168,8 +169,8 @@ def _check(c: Components, state: Mapping[str, Any], player: str, recruit: Recrui
 def _place(c: Components, state: dict[str, Any], player: str, recruit: Recruit) -> str:
     uid = str(state["next_unit"])
     state["next_unit"] += 1
-    state["units"][uid] = {"kind": recruit.kind, "owner": player, "square": recruit.square,
-                           "hits": c.units[recruit.kind].hits}
+    put_sorted(state["units"], uid, {"hits": c.units[recruit.kind].hits, "kind": recruit.kind,
+                                     "owner": player, "square": recruit.square})
     materials.assign(c, state, uid)  # --option materials=on: its material (Golem 1-16)
     return uid
 

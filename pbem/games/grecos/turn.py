@@ -31,7 +31,8 @@ BATTLE_KEYS = ("from", "target", "order", "casualties", "card")
 
 
 def no_effects() -> dict[str, Any]:
-    return {"no_move": [], "no_attack": [], "move_bonus": {}, "force_bonus": {}}
+    # In sorted order, as the state's canonical JSON has them (ruleset.put_sorted).
+    return {"force_bonus": {}, "move_bonus": {}, "no_attack": [], "no_move": []}
 
 
 def stacks(state: State) -> dict[str, list[str]]:

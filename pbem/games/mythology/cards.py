@@ -44,9 +44,9 @@ def effects(state: State) -> dict[str, Any]:
 
 #: The effect book's keys and their empty values (copied at each use).
 _EMPTY_BOOK: tuple[tuple[str, Any], ...] = (
-    ("mods", []), ("halt", []), ("protect", []), ("terrain", []), ("movement", {}),
-    ("ship", {}), ("challenge", {}), ("powers", {}), ("played", []), ("cancel", []),
-    ("fired", []))
+    ("cancel", []), ("challenge", {}), ("fired", []), ("halt", []), ("mods", []),
+    ("movement", {}), ("played", []), ("powers", {}), ("protect", []), ("ship", {}),
+    ("terrain", []))  # sorted, as the state's canonical JSON has them
 
 
 def effects_read(state: State) -> dict[str, Any]:

@@ -35,8 +35,8 @@ MODES = ("none", "fixed", "match", "match_plus")
 KEYS = ("mode", "plus", "fixed", "max_per_fight", "reserve")
 #: The documented default (docs/games/mythology-basic.md, "Defence"): match the attacker's
 #: aid, up to 3 a fight, keeping 5 Power Points for the player's own turn.
-DEFAULT: dict[str, Any] = {"mode": "match", "plus": 0, "fixed": 0, "max_per_fight": 3,
-                           "reserve": 5}
+DEFAULT: dict[str, Any] = {"fixed": 0, "max_per_fight": 3, "mode": "match", "plus": 0,
+                           "reserve": 5}  # keys sorted, as the state's canonical JSON has them
 
 
 def parse(raw: Any, where: str = "[orders.defend]") -> tuple[dict[str, Any] | None,

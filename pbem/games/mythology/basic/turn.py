@@ -25,6 +25,7 @@ from typing import Any
 
 from pbem.core.dice import Stream
 from pbem.core.errors import Problem
+from pbem.core.ruleset import put_sorted
 from pbem.games.mythology import names
 from pbem.games.mythology.basic import alliances, defence, scoring
 from pbem.games.mythology.basic.setup import HEROES, LAST_TURN, MONSTERS, POWER_POINTS
@@ -464,7 +465,7 @@ class Turn:
         won = a + aid > d + d_aid
         loser, winner_player = (dfn, self.player) if won else (att, opp)
         s["units"][str(loser)] = ""
-        s["removed"][str(loser)] = {"by": winner_player, "turn": t}
+        put_sorted(s["removed"], str(loser), {"by": winner_player, "turn": t})
         scoring.add(s, winner_player, Fraction(scoring.UNIT_VP))
         cut = f" (cut from {asked}: Power Points left)" if asked != aid else ""
         how = " (the fight the rules still require, Basic Resolution 4)" if default else ""
