@@ -51,6 +51,13 @@ def put_sorted(table: dict[str, Any], key: str, value: Any) -> None:
     table.update(items)
 
 
+def setdefault_sorted(table: dict[str, Any], key: str, default: Any) -> Any:
+    """``table.setdefault(key, default)``, a new key put in sorted order (:func:`put_sorted`)."""
+    if key not in table:
+        put_sorted(table, key, default)
+    return table[key]
+
+
 def sorted_tree(value: Any) -> Any:
     """A copy of plain data with every table's keys in sorted order (see :func:`put_sorted`):
     for a player's orders kept in the state as given."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.core.ruleset import setdefault_sorted
 from pbem.games.mythology import zeus
 from pbem.games.mythology.components import Components, Effect
 
@@ -35,7 +36,7 @@ PASSIVE_KINDS = ("occurrence_reach", "occurrence_bonus")
 
 def effects(state: State) -> dict[str, Any]:
     """This turn's effect book, kept in the state so a replay sees the same."""
-    book: dict[str, Any] = state["turn_effects"].setdefault("cards", {})
+    book: dict[str, Any] = setdefault_sorted(state["turn_effects"], "cards", {})
     for key, empty in _EMPTY_BOOK:
         if key not in book:
             book[key] = list(empty) if isinstance(empty, list) else dict(empty)
@@ -91,8 +92,8 @@ def apply(c: Components, state: State, player: str, effect: Effect, *, source: s
     if kind in ("attack", "defense", "magic"):
         if not _fits(effect, unit):
             return [_void(who, f"it acts on a {effect.target}, not unit {unit}")]
-        book["mods"].append({"unit": unit, "kind": kind, "amount": effect.amount,
-                             "turn": kind == "defense"})
+        book["mods"].append({"amount": effect.amount, "kind": kind, "turn": kind == "defense",
+                             "unit": unit})
         what = {"attack": "Attack Number", "defense": "Defense Number",
                 "magic": "Magical Ability Number"}[kind]
         span = "for the rest of the Turn" if kind == "defense" else "for one Combat"
@@ -262,7 +263,7 @@ def standing_uses(c: Components, state: State, moment: str, units: tuple[int, ..
                 events += use_card_god(c, state, p, unit=use["unit"])
             else:
                 pid = use["what"].removeprefix("power:")
-                used = effects(state)["powers"].setdefault(p, [])
+                used = setdefault_sorted(effects(state)["powers"], p, [])
                 effect = power(c, state, p, pid)
                 if effect is None or pid in used:
                     events.append(_void(f"{p}'s power {pid}", "already used this Turn (011 C)"))

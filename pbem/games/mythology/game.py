@@ -323,7 +323,7 @@ class Mythology(Ruleset):
         for hero, hex_id in sorted(result.born.items()):
             state["heroes"][str(hero)].update(status="board", hex=hex_id)
             zeus.unbury(state, hero)
-        state["fate_track"] = {str(k): v for k, v in sorted(result.track.items())}
+        state["fate_track"] = dict(sorted((str(k), v) for k, v in result.track.items()))
         events += self.zeus_glory(state)
         private: dict[str, list[Event]] = {}
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from pbem.core.dice import Rng, Stream
 from pbem.core.errors import Problem
-from pbem.core.ruleset import copy_state
+from pbem.core.ruleset import copy_state, put_sorted, setdefault_sorted
 from pbem.games.mythology import cards, combat, control, movement, names, occurrences, zeus
 from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS, Components
 from pbem.games.mythology.rules import (
@@ -907,7 +907,7 @@ class Phase:
             self.events += cards.use_card_event(self.c, self.s, self.p, list(play.gods))
         else:
             pid = play.what.removeprefix("power:")
-            used = cards.effects(self.s)["powers"].setdefault(self.p, [])
+            used = setdefault_sorted(cards.effects(self.s)["powers"], self.p, [])
             effect = cards.power(self.c, self.s, self.p, pid)
             if effect is None or pid in used:
                 self.events.append({"type": "effect-void", "text": f"{self.p}'s power {pid} "
@@ -959,20 +959,20 @@ class Phase:
         for hero in result.killed:
             self.kill_by_occurrence(hero)
         self.glory(self.p, result.glory, "Hercules slain by a Divine Occurrence (214 B)")
-        self.effects.setdefault("pestilence", []).extend(result.immobilised)
-        self.effects.setdefault("famine", []).extend(result.famished)
+        setdefault_sorted(self.effects, "pestilence", []).extend(result.immobilised)
+        setdefault_sorted(self.effects, "famine", []).extend(result.famished)
 
     def count_occurrence(self, code: str) -> None:
         stats = self.s["stats"]
-        by = stats["occurrences"].setdefault(self.p, {})
-        by[code] = by.get(code, 0) + 1
+        by = setdefault_sorted(stats["occurrences"], self.p, {})
+        put_sorted(by, code, by.get(code, 0) + 1)
         stats["occurrences_this_turn"] += 1
 
     def kill_by_occurrence(self, hero: int) -> None:
         points = points_on(self.s, hero)
         self.remove_hero(hero, "occurrence")
         stats = self.s["stats"]["heroes_killed_by_occurrence"]
-        stats[self.p] = stats.get(self.p, 0) + 1
+        put_sorted(stats, self.p, stats.get(self.p, 0) + 1)
         self.glory(self.p, control.kill_glory(self.p, points, by_occurrence=True,
                                               killer_controlled_unit=False),
                    f"Hero {hero} killed by a Divine Occurrence (216 G 4 d)")
@@ -1417,7 +1417,8 @@ class Phase:
             entry.update(holder=0, hex="", off_board=self.p)
         else:
             entry.update(holder=hero, hex="")
-        entry.update(captured_by=self.p, captured_turn=self.turn)
+        put_sorted(entry, "captured_by", self.p)
+        put_sorted(entry, "captured_turn", self.turn)
         if self.p in entry["scored"]:
             self.events.append({"type": "no-glory", "text": f"{self.p} already scored this "
                                 "Prize once (216 G 2 d)."})

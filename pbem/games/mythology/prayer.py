@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.dice import Stream
+from pbem.core.ruleset import setdefault_sorted
 from pbem.games.mythology import cards, control
 from pbem.games.mythology.components import Components, Protection
 
@@ -152,15 +153,15 @@ def resolve(c: Components, state: State, stream: Stream,
             book = cards.effects(state)
             if result.kind == "none":
                 continue
-            state["turn_effects"].setdefault("no_attack", []).append(offer.hero)  # 302 G
+            setdefault_sorted(state["turn_effects"], "no_attack", []).append(offer.hero)  # 302 G
             if result.kind == "defense":
-                book["mods"].append({"unit": offer.hero, "kind": "defense",
-                                     "amount": result.amount, "turn": True})
+                book["mods"].append({"amount": result.amount, "kind": "defense", "turn": True,
+                                     "unit": offer.hero})
             elif result.kind == "divine":
                 book["protect"].append(offer.hero)
             else:  # "full": nothing kills him this Turn
                 book["protect"].append(offer.hero)
-                state["turn_effects"].setdefault("immortal", []).append(offer.hero)
+                setdefault_sorted(state["turn_effects"], "immortal", []).append(offer.hero)
     return events
 
 

@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from pbem.core.dice import Rng, Stream
+from pbem.core.ruleset import put_sorted, setdefault_sorted, sorted_tree
 from pbem.games.mythology import control, logsheet, prayer, zeus
 from pbem.games.mythology import setup as setup_mod
 from pbem.games.mythology.components import HERO_IDS, MONSTER_IDS, Components, HexMap
@@ -201,15 +202,16 @@ def resolve_logsheets(c: Components, state: State, sheets: Mapping[str, logsheet
     private: dict[str, list[Event]] = {}
     for p in state["seats"]:
         s = sheets[p]
-        state["logsheets"][p][str(turn)] = s.as_dict()
+        put_sorted(state["logsheets"][p], str(turn), sorted_tree(s.as_dict()))
         previous = {int(h): t for h, t in state["hero_totals"][p].items()}
-        state["hero_totals"][p] = {str(h): t for h, t in sorted(
-            control.hero_totals(previous, s.heroes).items())}  # 208 I
+        state["hero_totals"][p] = dict(sorted(  # 208 I; keys sorted as text, as in the JSON
+            (str(h), t) for h, t in control.hero_totals(previous, s.heroes).items()))
         private[p] = [{"type": "logsheet", "turn": turn, "power_points": s.power_points,
                        "text": f"Your Log Sheet for Turn {turn} is recorded "
                        f"({s.power_points} Power Points)."}]
         if s.offers:  # 302 C: written on the Log Sheet, the Glory is lost at once
-            state.setdefault("offers", {})[p] = [o.as_dict() for o in s.offers]
+            put_sorted(setdefault_sorted(state, "offers", {}), p,
+                       [sorted_tree(o.as_dict()) for o in s.offers])
             events += prayer.pay(state, p, list(s.offers))
         if zeus.on(state):  # 301 C c: that Glory, and any bribe, goes to Zeus
             events += zeus.tribute(state, p, sum(o.glory for o in s.offers), s.bribe)
