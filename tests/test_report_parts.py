@@ -55,3 +55,16 @@ def test_no_cache_folder_compiles_every_time(tmp_path: Path) -> None:
         out = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True,
                              text=True, check=True).stdout.split()
         assert int(out[0]) >= 1 and out[1] == "True"
+
+
+def test_a_damaged_compiled_template_is_compiled_again(tmp_path: Path) -> None:
+    """An entry cut short (a crash while Jinja wrote it, a full disk) or overwritten with
+    junk is not loaded: the template is compiled from its source again, with its parts."""
+    _probe(tmp_path)
+    (entry,) = (tmp_path / "templates").iterdir()
+    data = entry.read_bytes()
+    for damaged in (data[: len(data) // 2], data[:12], b"junk" * 10):
+        entry.write_bytes(damaged)
+        first = _probe(tmp_path)
+        assert int(first[0]) >= 1 and first[1] == "True"
+        assert _probe(tmp_path) == ["0", "True"]  # and kept whole again
