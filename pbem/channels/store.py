@@ -163,4 +163,4 @@ class IngestLock(CampaignLock):
         killed = bool(os.pread(self.fd, 32, 0).strip())
         super()._take_over()  # a killed run's temp files under gm/mail swept
         if killed:  # and those of the replies it was queuing
-            sweep_temp_files(self.path.parent.parent / "outbox")
+            sweep_temp_files(self.gm_dir.parent / "outbox")

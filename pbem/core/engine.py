@@ -275,12 +275,12 @@ def head(campaign: Campaign, seq: int | None = None) -> Head:
         seq = ledger.count(campaign.ledger_dir)
     if seq == 0:
         return Head(0, ledger.file_hash(campaign.campaign_bytes), dice.mix_initial(campaign.id))
-    path = campaign.ledger_dir / ledger.record_name(seq)
+    path = f"{campaign.ledger_dir}/{ledger.record_name(seq)}"
     now = stamp(path)
     known = _heads.get(campaign.ledger_dir)
     if known is not None and known[0] == now:  # every receipt names the head: parse once
         return known[1]
-    data = path.read_bytes()
+    data = _read_bytes(path)
     record = ledger.load(data, ledger.record_name(seq))
     found = Head(seq, ledger.file_hash(data), bytes.fromhex(record["mix"]), data)
     _heads[campaign.ledger_dir] = (now, found)
@@ -526,10 +526,10 @@ def pending_orders(campaign: Campaign, phase: PhaseSpec) -> dict[str, OrderFile]
 
     A file accepted by this process is not read and parsed again (:func:`_remember_pending`):
     it is the same file as long as its inode, size and modification time are."""
-    directory = pending_dir(campaign, phase.id)
+    directory = f"{campaign.gm_dir}/pending/{phase.id}"  # pending_dir, joined as text
     out: dict[str, OrderFile] = {}
     for player in phase.actors:
-        path = directory / f"{player}.txt"
+        path = f"{directory}/{player}.txt"
         try:
             now = stamp(path)
         except FileNotFoundError:
@@ -538,19 +538,20 @@ def pending_orders(campaign: Campaign, phase: PhaseSpec) -> dict[str, OrderFile]
         if known is not None and known[0] == now:
             out[player] = known[1]
         else:
-            out[player] = parse_stored(path.read_text(), str(path))
+            with open(path) as f:  # Path.read_text's own reading (text mode)
+                out[player] = parse_stored(f.read(), path)
     return out
 
 
 #: pending order path -> (inode, size, mtime) and the order file accepted there by this
 #: process (its text is the file's; the rules get a copy of its ``[orders]``).
-_pending: dict[Path, tuple[Stamp, OrderFile]] = {}
+_pending: dict[str, tuple[Stamp, OrderFile]] = {}
 
 
 def _remember_pending(path: Path, order: OrderFile) -> None:
     if len(_pending) >= 64:
         del _pending[next(iter(_pending))]
-    _pending[path] = (stamp(path), order)
+    _pending[os.fspath(path)] = (stamp(path), order)
 
 
 def parse_stored(text: str, source: str, *, verified: bool = False) -> OrderFile:

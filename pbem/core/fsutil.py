@@ -437,7 +437,8 @@ class CampaignLock:
     (settings written without the lock) is swept at every exclusive lock; it is small."""
 
     def __init__(self, gm_dir: Path, *, shared: bool = False) -> None:
-        self.path = gm_dir / "lock"
+        self.gm_dir = gm_dir
+        self.path = f"{gm_dir}/lock"  # joined as text: taken at every record and submission
         self.shared = shared
         self.fd: int | None = None
 
@@ -445,7 +446,7 @@ class CampaignLock:
         try:
             self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         except (FileNotFoundError, NotADirectoryError):
-            raise CampaignError(f"{self.path.parent} is missing: this is not a GM's "
+            raise CampaignError(f"{self.gm_dir} is missing: this is not a GM's "
                                 "campaign directory") from None
         fcntl.flock(self.fd, fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX)
         if not self.shared:
@@ -459,7 +460,7 @@ class CampaignLock:
     def _take_over(self) -> None:
         assert self.fd is not None
         previous = os.pread(self.fd, 32, 0).strip()
-        gm_dir = self.path.parent
+        gm_dir = self.gm_dir
         if previous:  # the last holder did not let go: it was killed; sweep everything
             sweep_temp_files(gm_dir.parent if (gm_dir.parent / "campaign.toml").is_file()
                              else gm_dir)
