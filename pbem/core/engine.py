@@ -55,11 +55,21 @@ from pbem.core.values import FrozenValue, Value
 
 
 def record_dir(campaign: Campaign, seq: int) -> Path:
-    return campaign.gm_dir / "records" / f"{seq:06d}"
+    return Path(_record_base(campaign, seq))
 
 
 def pending_dir(campaign: Campaign, phase_id: str) -> Path:
-    return campaign.gm_dir / "pending" / phase_id
+    return Path(_pending_base(campaign, phase_id))
+
+
+# The same folders as text: the engine's own paths of every record and submission are joined
+# so (a Path join costs more than the stat or write it prepares).
+def _record_base(campaign: Campaign, seq: int) -> str:
+    return f"{campaign.gm_dir}/records/{seq:06d}"
+
+
+def _pending_base(campaign: Campaign, phase_id: str) -> str:
+    return f"{campaign.gm_dir}/pending/{phase_id}"
 
 
 def load_state(campaign: Campaign, seq: int, *, shared: bool = False,
@@ -76,7 +86,7 @@ def load_state(campaign: Campaign, seq: int, *, shared: bool = False,
     without a copy or a parse (:func:`_keep_state`)."""
     if seq == 0:
         return None
-    path = f"{_records_base(campaign)}/{seq:06d}/state.json"  # str: the cache's key
+    path = f"{_record_base(campaign, seq)}/state.json"  # str: the cache's key
     try:
         now = stamp(path)
     except FileNotFoundError:
@@ -112,12 +122,6 @@ _states: dict[str, tuple[Stamp, bytes, State]] = {}
 CHECK_SHARED = False
 #: With CHECK_SHARED: the states handed out shared since they were last checked.
 _lent: set[str] = set()
-
-
-def _records_base(campaign: Campaign) -> str:
-    """``gm/records`` as a str: the engine's own paths are joined as text (a Path join costs
-    more than the stat or write it prepares)."""
-    return f"{campaign.gm_dir}/records"
 
 
 def _read_bytes(path: str) -> bytes:
@@ -167,7 +171,7 @@ def _sealed_draws(campaign: Campaign, seq: int) -> list[dict[str, Any]]:
     them all: as this process wrote them while the file is unchanged (a parse of every
     record's private.json at the end of a game costs more than all its other records' work
     on them)."""
-    path = f"{_records_base(campaign)}/{seq:06d}/private.json"
+    path = f"{_record_base(campaign, seq)}/private.json"
     known = _sealed.get(path)
     if known is not None:
         with contextlib.suppress(FileNotFoundError):
@@ -205,7 +209,7 @@ def _unrevealed(campaign: Campaign, seq: int
     whose list is the first ``n`` items of this one."""
     if seq == 0:
         return [], (0, 0)
-    base = f"{_records_base(campaign)}/{seq:06d}"
+    base = _record_base(campaign, seq)
     known = _waiting.get(base)
     if known is not None and known[0] == _waiting_stamp(base):
         return known[1], known[2]
@@ -526,7 +530,7 @@ def pending_orders(campaign: Campaign, phase: PhaseSpec) -> dict[str, OrderFile]
 
     A file accepted by this process is not read and parsed again (:func:`_remember_pending`):
     it is the same file as long as its inode, size and modification time are."""
-    directory = f"{campaign.gm_dir}/pending/{phase.id}"  # pending_dir, joined as text
+    directory = _pending_base(campaign, phase.id)
     out: dict[str, OrderFile] = {}
     for player in phase.actors:
         path = f"{directory}/{player}.txt"
@@ -769,7 +773,7 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
             return accepted[player].canonical_text()
         # Path.read_text's own reading (text mode), without a Path per file: the last record
         # of a game whose orders stay sealed reads hundreds.
-        with open(f"{_records_base(campaign)}/{k:06d}/orders/{player}.txt") as f:
+        with open(f"{_record_base(campaign, k)}/orders/{player}.txt") as f:
             return f.read()
 
     revealed = revealed_entries(due, text)
@@ -796,7 +800,7 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     # before the signature and the record itself, whose rename is the commit point. Until
     # then nothing reads them, and a run killed before it writes them all again (the same
     # bytes): each is written in place (_write_fresh), not through a temp file.
-    base = f"{_records_base(campaign)}/{seq:06d}"
+    base = _record_base(campaign, seq)
     durable = campaign.durable
     # The GM keeps a copy of each sealed order file, to publish at its reveal point; an open
     # phase's files are in the record itself (its ``orders``), so no copy (two or three files

@@ -85,8 +85,8 @@ def _template(game: str, fmt: str) -> Template:
     """The game's own template for ``fmt``, or the shared one under ``_base/``."""
     env = _environment()
     template = env.select_template([f"{game}/report.{fmt}.j2", f"_base/report.{fmt}.j2"])
-    # A template loaded compiled (_compiled_templates) was not parsed in this process, so
-    # its {% public %} tags are found in its source.
+    # Found in its source, not as the tags are parsed: a template loaded compiled
+    # (_compiled_templates) is not parsed in this process.
     if template.name and env.loader is not None and re.search(
             _PUBLIC_TAG, env.loader.get_source(env, template.name)[0]):
         _WITH_PARTS.add(template.name)
@@ -148,8 +148,6 @@ class _PublicPart(Extension):
         # {% endfilter %}{% endif %}: filters, not a call block, so that a reader whose part
         # is ready pays neither a macro nor the sandbox's checks of a call.
         lineno = next(parser.stream).lineno
-        if parser.name:
-            _WITH_PARTS.add(parser.name)
         name = parser.parse_expression()
         body = parser.parse_statements(("name:endpublic",), drop_needle=True)
 
@@ -165,8 +163,8 @@ class _PublicPart(Extension):
         return nodes.If(found, [ready], [], [fresh]).set_lineno(lineno)
 
 
-#: The templates that have public parts (their own, not their parents'): only their
-#: records' gazettes are rendered ahead of the players' reports.
+#: The templates that have public parts (their own, not their parents'; :func:`_template`):
+#: only their records' gazettes are rendered ahead of the players' reports.
 _WITH_PARTS: set[str] = set()
 #: A ``{% public %}`` tag in a template's source.
 _PUBLIC_TAG = r"\{%[-+]?\s*public\b"

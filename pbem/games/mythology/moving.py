@@ -489,7 +489,7 @@ def review(c: Components, state: State, player: str,
         for e in phase.events[before:]:
             if e.get("type") == "effect-void":
                 problems.append(_foreseen(where, e["text"].rstrip(".")))
-    effects = cards.effects(s) if parsed.plays else cards.effects_read(s)
+    effects = cards.effects_read(s)
 
     # 1. Divine Occurrences (210).
     plotted = [o.code for o in sheet(s, player).occurrences]
