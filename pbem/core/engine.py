@@ -847,13 +847,14 @@ def _write_record(campaign: Campaign, seq: int, state: State | None, phase: Phas
     _write_fresh(f"{campaign.ledger_dir}/{name}.sig",
                  sign_file_bytes(data, key, public_key=_public_raw(key)), durable, mode=0o644)
     written = atomic_write(campaign.ledger_dir / name, data, durable=durable)
+    # The record for its readers in this process (the campaign's key changes just below, its
+    # reports) and the new head, known without parsing the record back (the next record
+    # needs its mix).
+    digest = ledger.file_hash(data)
+    ledger.remember(data, digest, record)
     campaign.wrote_record(seq, data)
     if changes:
         keychange.done(campaign, seq)
-    # The new head, known without parsing the record back (the next record needs its mix),
-    # and the record itself for its readers in this process (its reports).
-    digest = ledger.file_hash(data)
-    ledger.remember(data, digest, record)
     _heads[campaign.ledger_dir] = (written, Head(seq, digest, res.mix, data))
     return res.next_phase
 
