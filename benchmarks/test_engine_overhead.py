@@ -9,6 +9,13 @@ the machine's speed as absolute times do; the times are this thread's CPU time
 (``time.thread_time``), so another process on the other core or a pre-emption does not count
 (this VM has no instruction counter to read). Submissions are measured the same way (the rules'
 part is ``check``/``validate``). The final audit is not counted.
+
+The first game of a process pays one-time costs on both sides (the rules load their
+component data and fill their tables, about 40 ms in Mythology), which are not a record's
+work: a warm-up game is played first and not counted, then each round's ratio is taken from
+that round alone (both parts see the same machine speed) and the median of the rounds is
+reported. Until 2026-11-27 the best of three rounds was reported, which picked the cold
+first round, whose slower rules made the ratio look 0.3-0.8 lower than in play.
 """
 
 from __future__ import annotations
@@ -62,26 +69,61 @@ class _Timer:
         return timed
 
 
-def _play(game: str, players: int, monkeypatch: pytest.MonkeyPatch) -> dict[str, float]:
+#: The steps of a record that the protocol itself asks for (DESIGN.md sections 4-5): the
+#: state's canonical JSON and its keyed hash, the record's TOML, its signature, and writing the
+#: state and the record. Timed apart to show the floor of the engine's part; the dice's hash
+#: chains and mix, also the protocol's, are left out (so the floor is, if anything, low).
+MANDATED = (("state JSON", engine.Resolution, "__init__", None),
+            ("state hash", engine, "keyed_hash", None),
+            ("record TOML", ledger, "dump", None),
+            ("signature", engine, "sign_file_bytes", None),
+            ("record file", engine, "atomic_write", None),
+            ("state file", engine, "_write_fresh",
+             lambda path, *a, **k: path.endswith("/state.json")))
+
+
+def _play(game: str, players: int) -> dict[str, float]:
     ruleset = games.get(game)
     timer = _Timer()
-    for name in RULES:
-        monkeypatch.setattr(type(ruleset), name, timer.rules(getattr(type(ruleset), name)))
-    monkeypatch.setattr(engine, "adjudicate", timer.engine("adjudicate", engine.adjudicate))
-    monkeypatch.setattr(engine, "submit", timer.engine("submit", engine.submit))
-    monkeypatch.setattr(audit, "audit", lambda *a, **k: audit.AuditResult())  # not counted
-    root = Path(tempfile.mkdtemp(dir=MEMORY if MEMORY.is_dir() else None))
-    try:
-        result = demo.run(ruleset, root / "g", players=players, seed="overhead", options={},
-                          resolve=games.get, with_reports=False, jobs=1)
-        n = ledger.count(result.campaign_dir / "ledger")
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+    floor: dict[str, float] = {}
+
+    def mandated(label: str, function: Callable[..., Any],
+                 only: Callable[..., bool] | None) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if timer.where != "adjudicate" or (only is not None and not only(*args, **kwargs)):
+                return function(*args, **kwargs)
+            started = time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                floor[label] = floor.get(label, 0.0) + time.thread_time() - started
+        return timed
+
+    # Each game's wrappers go with it (stacked over several rounds, the earlier rounds'
+    # wrappers would add their own timing to the later rounds' rules).
+    with pytest.MonkeyPatch.context() as mp:
+        for name in RULES:
+            mp.setattr(type(ruleset), name, timer.rules(getattr(type(ruleset), name)))
+        mp.setattr(engine, "adjudicate", timer.engine("adjudicate", engine.adjudicate))
+        mp.setattr(engine, "submit", timer.engine("submit", engine.submit))
+        mp.setattr(audit, "audit", lambda *a, **k: audit.AuditResult())  # not counted
+        for label, owner, name, only in MANDATED:
+            mp.setattr(owner, name, mandated(label, getattr(owner, name), only))
+        root = Path(tempfile.mkdtemp(dir=MEMORY if MEMORY.is_dir() else None))
+        try:
+            result = demo.run(ruleset, root / "g", players=players, seed="overhead",
+                              options={}, resolve=games.get, with_reports=False, jobs=1)
+            n = ledger.count(result.campaign_dir / "ledger")
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
     s = timer.spent
+    rules = s["rules:adjudicate"]
     return {"records": n,
             "record_ms": s["adjudicate"] / n * 1e3,
-            "rules_ms": s["rules:adjudicate"] / n * 1e3,
-            "ratio": (s["adjudicate"] - s["rules:adjudicate"]) / s["rules:adjudicate"],
+            "rules_ms": rules / n * 1e3,
+            "ratio": (s["adjudicate"] - rules) / rules,
+            "mandated_ratio": sum(floor.values()) / rules,
+            **{f"mandated_us:{label}": t / n * 1e6 for label, t in sorted(floor.items())},
             "submit_ratio": (s["submit"] - s["rules:submit"]) / s["rules:submit"]}
 
 
@@ -89,12 +131,18 @@ def _play(game: str, players: int, monkeypatch: pytest.MonkeyPatch) -> dict[str,
                                                ("cyclades", 4), ("grecos", 4),
                                                ("deukalion", 4), ("hetairos", 4)])
 def test_engine_work_per_record_against_the_rules(benchmark: Any, request: pytest.FixtureRequest,
-                                                  monkeypatch: pytest.MonkeyPatch, game: str,
-                                                  players: int) -> None:
+                                                  game: str, players: int) -> None:
     smoke = bool(request.config.getoption("benchmark_disable"))
     found: list[dict[str, float]] = []
-    benchmark.pedantic(lambda: found.append(_play(game, 2 if smoke else players, monkeypatch)),
-                       rounds=1 if smoke else 3)
-    best = min(found, key=lambda f: f["ratio"])
-    benchmark.extra_info.update({k: round(v, 3) for k, v in best.items()})
-    assert best["records"] > 10 and best["rules_ms"] > 0
+    if not smoke:
+        _play(game, players)  # the warm-up game: not counted
+    benchmark.pedantic(lambda: found.append(_play(game, 2 if smoke else players)),
+                       rounds=1 if smoke else 5)
+    found.sort(key=lambda f: f["ratio"])
+    median = found[len(found) // 2]
+    benchmark.extra_info.update({k: round(v, 3) for k, v in median.items()})
+    benchmark.extra_info["ratios"] = [round(f["ratio"], 3) for f in found]
+    assert median["records"] > 10 and median["rules_ms"] > 0
+    # The protocol's steps are part of the engine's work, and each was timed.
+    assert 0 < median["mandated_ratio"] < median["ratio"]
+    assert len([k for k in median if k.startswith("mandated_us:")]) == len(MANDATED)
