@@ -28,13 +28,13 @@ import json
 import os
 import re
 import shutil
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import tomli
 import tomli_w
 from jinja2 import StrictUndefined, TemplateError
 from jinja2.sandbox import SandboxedEnvironment
@@ -151,8 +151,8 @@ def _previous_files(out: Path, campaign: Campaign) -> set[str]:
         raise CampaignError(f"{out} holds a gm/ folder: a site never does; give a new "
                             "directory (and keep gm/ private)")
     try:
-        data = tomllib.loads(manifest.read_text())
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = tomli.loads(manifest.read_text())
+    except (UnicodeDecodeError, tomli.TOMLDecodeError) as exc:
         raise CampaignError(f"{manifest} is damaged ({exc}); delete {out} and build the site "
                             "again") from None
     if data.get("format") != SITE_FORMAT:

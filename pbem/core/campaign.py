@@ -16,7 +16,6 @@ import hashlib
 import os
 import re
 import stat
-import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -222,7 +221,7 @@ class Campaign(Value):
         if not path.is_file():
             raise CampaignError(f"{path} is missing: only the GM's copy of the campaign "
                                 "can do this")
-        data = tomllib.loads(path.read_text())
+        data = tomli.loads(path.read_text())
         self._heads = bytes.fromhex(data["seed_head"]), bytes.fromhex(data["sealed_head"])
         return self._heads
 
@@ -260,8 +259,8 @@ def open_campaign(root: Path, resolve: RulesetResolver, *, durable: bool = True)
         raise CampaignError(f"{root} is not a campaign directory (no campaign.toml)")
     data = path.read_bytes()
     try:
-        config = tomllib.loads(data.decode())
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        config = tomli.loads(data.decode())
+    except (UnicodeDecodeError, tomli.TOMLDecodeError) as exc:
         raise CampaignError(f"{path} is damaged: {exc}") from None
     if config.get("format") not in CAMPAIGN_VERSIONS:
         raise CampaignError(f"{path}: format is {config.get('format')!r}, expected "

@@ -10,7 +10,6 @@ automatic phase that deals hidden cards from the sealed stream. Its rules are in
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -41,7 +40,7 @@ HIGH_VOYAGE = 7
 
 @cache
 def omens() -> dict[str, dict[str, Any]]:
-    data = read_toml(DATA / "omens.toml", tomllib)
+    data = read_toml(DATA / "omens.toml")
     return {o["id"]: o for o in data["omen"]}
 
 

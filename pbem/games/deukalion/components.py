@@ -35,7 +35,6 @@ Rulings (authored, with their clause):
 
 from __future__ import annotations
 
-import tomllib
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cache
@@ -222,7 +221,7 @@ class Components:
 
 
 def _read(folder: Path, name: str) -> dict[str, Any]:
-    return read_toml(folder / name, tomllib)  # kept between commands
+    return read_toml(folder / name)  # kept between commands
 
 
 def _game(folder: Path) -> dict[str, Any]:

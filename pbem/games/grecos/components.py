@@ -9,7 +9,6 @@ recruited nowhere, an unknown effect) does not load.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -99,7 +98,7 @@ class Components:
 
 
 def _read(name: str) -> dict[str, Any]:
-    return read_toml(DATA / name, tomllib)  # kept between commands
+    return read_toml(DATA / name)  # kept between commands
 
 
 @cache

@@ -68,7 +68,6 @@ Rulings (authored; the clause is the row, ``Golem n`` counted in the seed's orde
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -116,7 +115,7 @@ def load() -> dict[str, Material]:
     """The sixteen rows of ``data/materials.toml``, in the seed's order. A file that breaks
     the table's shape (not 16 rows, an unknown effect, an implemented row without an effect or
     amount, a row out without its undefined term) does not load."""
-    raw = read_toml(DATA / "materials.toml", tomllib)["material"]  # kept between commands
+    raw = read_toml(DATA / "materials.toml")["material"]  # kept between commands
     out: dict[str, Material] = {}
     problems: list[Problem] = []
     for row, x in enumerate(raw, 1):

@@ -13,11 +13,12 @@ load: :func:`load` raises :class:`~pbem.core.errors.ProblemsError` listing every
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import tomli
 
 from pbem.core.errors import Problem, ProblemsError
 
@@ -436,8 +437,8 @@ def _read(base: Path, name: str, problems: list[Problem]) -> dict[str, Any]:
         problems.append(Problem(name, "must start with `# Source:` lines (what is printed, "
                                       "what is authored)"))
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
+        return tomli.loads(text)
+    except tomli.TOMLDecodeError as e:
         problems.append(Problem(name, f"is not valid TOML: {e}"))
         return {}
 

@@ -12,12 +12,13 @@ a missing or unknown field) does not load: :class:`ProblemsError` lists every pr
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
+
+import tomli
 
 from pbem.core.errors import Problem, ProblemsError
 
@@ -355,7 +356,7 @@ def _keyed(reader: _Reader, where: str, items: list[T],
 
 
 def _read(path: Path) -> dict[str, Any]:
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+    return tomli.loads(path.read_text(encoding="utf-8"))
 
 
 def _charts(r: _Reader, doc: dict[str, Any], file: str) -> list[Chart]:

@@ -52,7 +52,6 @@ Interpretation decisions (see ``docs/games/mythology.md``):
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -147,7 +146,7 @@ def _halves(fate: int, points: object) -> int:
 def parse_chart(text: str) -> dict[int, FateEntry]:
     """The chart from the ``[[fate]]`` tables of ``fates.toml`` (see the module docstring)."""
     chart: dict[int, FateEntry] = {}
-    for row in parse_toml(text, tomllib).get("fate", []):  # kept between commands
+    for row in parse_toml(text).get("fate", []):  # kept between commands
         fate = row["id"]
         if fate in chart:
             raise ValueError(f"fate {fate} is listed twice")
