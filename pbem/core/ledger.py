@@ -137,12 +137,12 @@ def count(ledger_dir: Path) -> int:
         # from the count known, one stat a new record, not a listing of thousands of names
         # after every record (the audit checks the whole listing itself).
         if n == 0 or os.path.isfile(f"{base}/{record_name(n)}"):
-            if known[0] == stamp and not os.path.exists(f"{base}/{record_name(n + 1)}"):
-                return n
             if known[0] != stamp:
                 while os.path.isfile(f"{base}/{record_name(n + 1)}"):
                     n += 1
                 _counted[ledger_dir] = (stamp, n)
+                return n
+            if not os.path.exists(f"{base}/{record_name(n + 1)}"):
                 return n
     names = set(os.listdir(ledger_dir))
     n = 0
